@@ -1,0 +1,126 @@
+// What the mock gives: every operation answers with the description's own example, every documented error example
+// can be chosen with `Prefer`, and requests that break the description are refused.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { deref, listOperations, loadBundle, versions, type JsonObject, type OpenApiDocument } from '@aggregation/openapi/contract';
+import { startMock, type Running } from '../src/index.ts';
+
+const auth = { authorization: `Basic ${btoa('test_token_mock:')}` };
+
+type Example = { name: string; value: unknown };
+
+function examplesOf(doc: OpenApiDocument, response: unknown): Example[] {
+  const media = (deref(doc, response).content as Record<string, JsonObject> | undefined)?.['application/json'];
+  if (!media) return [];
+  const named = Object.entries((media.examples ?? {}) as Record<string, unknown>).map(([name, e]) => ({ name, value: deref(doc, e).value }));
+  return 'example' in media ? [{ name: 'example', value: media.example }, ...named] : named;
+}
+
+/** The concrete URL of an operation, with each path parameter filled from its documented example. */
+function concretePath(doc: OpenApiDocument, path: string, operation: JsonObject): string {
+  const params = [...((doc.paths?.[path]?.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])].map(
+    (p) => deref(doc, p) as { name: string; in: string; example?: string; schema?: JsonObject },
+  );
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const param = params.find((p) => p.in === 'path' && p.name === name);
+    return encodeURIComponent(String(param?.example ?? param?.schema?.example ?? 'acc_example'));
+  });
+}
+
+function requestBodyExample(doc: OpenApiDocument, operation: JsonObject): unknown {
+  if (!operation.requestBody) return undefined;
+  return examplesOf(doc, operation.requestBody)[0]?.value;
+}
+
+for (const version of versions) {
+  describe(`Prism mock of ${version}`, () => {
+    const doc = loadBundle(version);
+    let mock: Running;
+    before(async () => {
+      mock = await startMock({ version });
+    });
+    after(async () => {
+      await mock?.stop();
+    });
+
+    const call = (method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) =>
+      fetch(`${mock.url}${path}`, {
+        method: method.toUpperCase(),
+        headers: { ...auth, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+
+    for (const { method, path, operation, operationId } of listOperations(doc)) {
+      test(`${operationId} answers with a documented example`, async () => {
+        const response = await call(method, concretePath(doc, path, operation), { body: requestBodyExample(doc, operation) });
+        const documented = (operation.responses ?? {}) as Record<string, unknown>;
+        assert.ok(String(response.status) in documented, `status ${response.status} is documented`);
+        assert.match(String(response.status), /^2/);
+        if (response.status === 204) return;
+        const body = await response.json();
+        const candidates = examplesOf(doc, documented[String(response.status)]).map((e) => e.value);
+        assert.ok(candidates.some((candidate) => JSON.stringify(candidate) === JSON.stringify(body)), 'the body is one of the examples');
+      });
+
+      test(`${operationId}: every documented error example is reachable with Prefer`, async () => {
+        const responses = (operation.responses ?? {}) as Record<string, unknown>;
+        let reached = 0;
+        for (const [status, response] of Object.entries(responses)) {
+          if (!/^[45]/.test(status)) continue;
+          for (const example of examplesOf(doc, response)) {
+            const answer = await call(method, concretePath(doc, path, operation), {
+              body: requestBodyExample(doc, operation),
+              headers: { prefer: `code=${status}, example=${example.name}` },
+            });
+            assert.equal(answer.status, Number(status), `${status} ${example.name}`);
+            assert.deepEqual(await answer.json(), example.value);
+            reached++;
+          }
+        }
+        if (path !== '/institutions') assert.ok(reached >= 5, `only ${reached} error examples reached`);
+      });
+    }
+
+    test('a request without credentials is refused with 401', async () => {
+      const response = await fetch(`${mock.url}/accounts`);
+      assert.equal(response.status, 401);
+      await response.body?.cancel();
+    });
+
+    test('a payment without its required amount is refused with 422', async () => {
+      const payments = listOperations(doc).find((o) => o.operationId === 'createPayment')!;
+      const response = await call('post', concretePath(doc, payments.path, payments.operation), {
+        body: { memo: 'Rent', payee: { scheme: 'zelle', address: 'jane@example.com' } },
+      });
+      assert.equal(response.status, 422);
+      await response.body?.cancel();
+    });
+
+    test('a count outside 1..10000 is refused with 422', async () => {
+      const list = listOperations(doc).find((o) => o.operationId === 'listTransactions')!;
+      const response = await call('get', `${concretePath(doc, list.path, list.operation)}?count=0`);
+      assert.equal(response.status, 422);
+      await response.body?.cancel();
+    });
+  });
+}
+
+describe('Prism and the sandbox document', () => {
+  let mock: Running;
+  before(async () => {
+    mock = await startMock({ version: 'sandbox' });
+  });
+  after(async () => {
+    await mock?.stop();
+  });
+  test('creating a sandbox enrollment answers with its example', async () => {
+    const response = await fetch(`${mock.url}/sandbox/enrollments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'username', password: 'password' }),
+    });
+    assert.equal(response.status, 201);
+    const body = (await response.json()) as { access_token: string };
+    assert.match(body.access_token, /^test_token_/);
+  });
+});
