@@ -26,7 +26,7 @@ const seedEvents = ['enrollment.disconnected', 'transactions.processed', 'accoun
 const operation = (doc: OpenApiDocument, method: string, path: string) => doc.paths?.[path]?.[method] as JsonObject | undefined;
 
 const parameterNames = (doc: OpenApiDocument, path: string, op: JsonObject) =>
-  [...((doc.paths?.[path]?.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map(
+  [...((doc.paths?.[path]?.parameters as unknown as unknown[] | undefined) ?? []), ...((op.parameters as unknown[]) ?? [])].map(
     (p) => deref(doc, p) as { name: string; in: string },
   );
 

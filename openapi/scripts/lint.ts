@@ -1,0 +1,58 @@
+// Lints the description twice over: Spectral (.spectral.yaml) and Redocly (redocly.yaml), each on the source roots
+// and on the bundles in dist/ (run `npm run build` first). Any warning fails the run.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const names = ['2020-10-12', '2019-07-01', 'sandbox'];
+const sources = names.map((name) => `spec/${name}.yaml`);
+// The YAML bundles hold the same document as the JSON ones; linting one form suffices.
+const bundles = names.map((name) => `dist/${name}.json`);
+
+// Workspaces hoist binaries to the repository's node_modules: look upwards for them.
+function findBin(name: string): string {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const bin = join(dir, 'node_modules', '.bin', name);
+    if (existsSync(bin)) return bin;
+    if (dirname(dir) === dir) throw new Error(`${name} not found in node_modules/.bin`);
+  }
+}
+
+type Outcome = { label: string; ok: boolean; output: string };
+
+/** Runs a CLI with this process's Node (the pinned one), collecting its output instead of interleaving it. */
+function run(label: string, bin: string, args: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+    execFile(process.execPath, [findBin(bin), ...args], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ label, ok: !error, output: `${stdout}${stderr}`.trim() });
+    });
+  });
+}
+
+const missing = bundles.filter((bundle) => !existsSync(join(root, bundle)));
+if (missing.length > 0) {
+  console.error(`Missing bundles (${missing.join(', ')}): run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+const outcomes = await Promise.all([
+  // One Spectral process per document: documents linted in one run share the resolver's cache, and a file reached
+  // from two roots then has its relative references resolved against the wrong directory.
+  ...[...sources, ...bundles].map((document) =>
+    run(`spectral ${document}`, 'spectral', ['lint', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn', document]),
+  ),
+  // Without arguments Redocly lints every API of redocly.yaml, i.e. the source roots.
+  run('redocly (sources)', 'redocly', ['lint']),
+  run('redocly (bundles)', 'redocly', ['lint', ...bundles]),
+]);
+
+for (const { label, ok, output } of outcomes) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}`);
+  if (!ok) console.log(`${output.replace(/^/gm, '     ')}\n`);
+}
+const failed = outcomes.filter((outcome) => !outcome.ok).length;
+console.log(failed === 0 ? 'Lint passed.' : `Lint failed: ${failed} of ${outcomes.length} checks.`);
+process.exitCode = failed === 0 ? 0 : 1;
