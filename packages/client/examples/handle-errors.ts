@@ -1,0 +1,22 @@
+import {
+  createClient,
+  disconnectReason,
+  isAccountClosed,
+  isEnrollmentDisconnected,
+  isVerificationExpired,
+  isVerificationPending,
+} from '@aggregation/client';
+
+const client = createClient({ token: process.env.ACCESS_TOKEN!, baseUrl: process.env.API_URL });
+const accountId = process.env.ACCOUNT_ID!;
+
+try {
+  const details = await client.accounts.details(accountId);
+  console.log(details.account_number, details.routing_numbers.ach);
+} catch (error) {
+  if (isAccountClosed(error)) console.log('closed', error.reason); // account.closed[.<reason>]
+  else if (isEnrollmentDisconnected(error)) console.log('reconnect with the widget', disconnectReason(error));
+  else if (isVerificationPending(error)) console.log('microdeposit not seen yet');
+  else if (isVerificationExpired(error)) console.log('microdeposit verification expired');
+  else throw error;
+}

@@ -1,0 +1,8 @@
+import { createClient } from '@aggregation/client';
+
+const client = createClient({ token: process.env.ACCESS_TOKEN!, baseUrl: process.env.API_URL, version: '2020-10-12' });
+
+for (const account of await client.accounts.list()) {
+  const canPay = account.links.payments ? 'payments' : 'no payments';
+  console.log(account.id, account.name, account.institution.name, account.subtype, canPay);
+}

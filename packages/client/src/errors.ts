@@ -1,0 +1,182 @@
+import { codeReason, codeStartsWith } from './codes.ts';
+import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
+
+/** Codes the contract names; the server may send others, and any of them may carry trailing reason tokens. */
+export const ErrorCodes = {
+  badRequest: 'bad_request',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  verificationPending: 'account_number_verification_pending',
+  verificationExpired: 'account_number_verification_expired',
+  enrollmentDisconnected: 'enrollment.disconnected',
+  accountClosed: 'account.closed',
+  unprocessableEntity: 'unprocessable_entity',
+  idempotencyKeyReused: 'idempotency_key_reused',
+  paymentsNotSupported: 'payments.not_supported',
+  rateLimited: 'rate_limited',
+  badGateway: 'bad_gateway',
+} as const;
+
+/** Families whose trailing tokens are a reason (`account.closed.<reason>`). */
+const reasonFamilies = [ErrorCodes.accountClosed, ErrorCodes.enrollmentDisconnected];
+
+/** Base class of everything this client throws, so one `instanceof` catches them all. */
+export class AggregationError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+type ErrorBody = { error?: { code?: unknown; message?: unknown; params?: unknown } };
+
+/** An error response of the API: the status plus the `error` object of the body. */
+export class ApiError extends AggregationError {
+  readonly status: number;
+  /** Dot-separated error code, e.g. `account.closed.user_request`. Compare with {@link ApiError.hasCode}. */
+  readonly code: string;
+  /** Only for invalid submitted data: field name → messages. */
+  readonly params: Record<string, string[]> | undefined;
+  /** The `Service-Enrollment-Status` of the error response, when sent. */
+  readonly enrollmentStatus: EnrollmentStatus | undefined;
+  /** Seconds from `Retry-After` (429), when sent. */
+  readonly retryAfter: number | undefined;
+  readonly headers: Headers;
+  /** The body as received (parsed JSON when it was JSON). */
+  readonly body: unknown;
+  /** `METHOD /path/template` of the failed call, for logs. */
+  readonly operation: string | undefined;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    params?: Record<string, string[]> | undefined;
+    headers?: Headers;
+    body?: unknown;
+    operation?: string | undefined;
+  }) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.params = init.params;
+    this.headers = init.headers ?? new Headers();
+    this.body = init.body;
+    this.operation = init.operation;
+    this.enrollmentStatus = readEnrollmentStatus({ headers: this.headers });
+    this.retryAfter = parseRetryAfterSeconds(this.headers.get('Retry-After'));
+  }
+
+  /** Builds the error from a non-2xx response and its already-read body. */
+  static fromResponse(response: Response, body: unknown, operation?: string): ApiError {
+    const error = (body as ErrorBody | undefined)?.error;
+    const code = typeof error?.code === 'string' && error.code ? error.code : `http_${response.status}`;
+    const message =
+      typeof error?.message === 'string' && error.message
+        ? error.message
+        : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    return new ApiError({
+      status: response.status,
+      code,
+      message,
+      params: isParams(error?.params) ? error.params : undefined,
+      headers: response.headers,
+      body,
+      operation,
+    });
+  }
+
+  /** True when the code starts with all tokens of `prefix`. */
+  hasCode(prefix: string): boolean {
+    return codeStartsWith(this.code, prefix);
+  }
+
+  /** Reason tokens after a known family (`account.closed`, `enrollment.disconnected`), when present. */
+  get reason(): string | undefined {
+    for (const family of reasonFamilies) {
+      if (this.hasCode(family)) return codeReason(this.code, family);
+    }
+    return undefined;
+  }
+}
+
+/** The request never got an HTTP response (DNS, refused connection, reset, timeout), after any retries. */
+export class ConnectionError extends AggregationError {}
+
+/** The client was set up in a way that cannot work; raised before any request is sent. */
+export class ConfigurationError extends AggregationError {}
+
+/** Refused locally: the account's `links` has no `payments`, so it cannot originate payments. */
+export class PaymentsNotSupportedError extends AggregationError {
+  readonly accountId: string;
+  readonly code = ErrorCodes.paymentsNotSupported;
+  constructor(accountId: string) {
+    super(`Account ${accountId} does not support payments (its links have no "payments")`);
+    this.accountId = accountId;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** 410 `account.closed[.<reason>]`; the reason is `error.reason`. */
+export function isAccountClosed(error: unknown): error is ApiError {
+  return isApiError(error) && error.hasCode(ErrorCodes.accountClosed);
+}
+
+/**
+ * The enrollment is disconnected: the code `enrollment.disconnected[.<reason>]`, or any error whose
+ * `Service-Enrollment-Status` says `disconnected`. The user reconnects through the enrollment widget.
+ */
+export function isEnrollmentDisconnected(error: unknown): error is ApiError {
+  return (
+    isApiError(error) &&
+    (error.hasCode(ErrorCodes.enrollmentDisconnected) || error.enrollmentStatus?.status === 'disconnected')
+  );
+}
+
+/** The disconnection reason from the code, else from the enrollment status header. */
+export function disconnectReason(error: unknown): string | undefined {
+  if (!isEnrollmentDisconnected(error)) return undefined;
+  return codeReason(error.code, ErrorCodes.enrollmentDisconnected) ?? error.enrollmentStatus?.reason;
+}
+
+/** Account details are waiting for the microdeposit verification. */
+export function isVerificationPending(error: unknown): error is ApiError {
+  return isApiError(error) && error.hasCode(ErrorCodes.verificationPending);
+}
+
+/** The microdeposit verification was not completed within 7 days. */
+export function isVerificationExpired(error: unknown): error is ApiError {
+  return isApiError(error) && error.hasCode(ErrorCodes.verificationExpired);
+}
+
+export function isRateLimited(error: unknown): error is ApiError {
+  return isApiError(error) && (error.status === 429 || error.hasCode(ErrorCodes.rateLimited));
+}
+
+/** 422 with field messages in `params`. */
+export function isValidationError(error: unknown): error is ApiError {
+  return isApiError(error) && error.status === 422 && error.hasCode(ErrorCodes.unprocessableEntity);
+}
+
+function isParams(value: unknown): value is Record<string, string[]> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((messages) => Array.isArray(messages) && messages.every((m) => typeof m === 'string'))
+  );
+}
+
+/** `Retry-After` is either delta-seconds or an HTTP date; returns seconds (not negative) or `undefined`. */
+export function parseRetryAfterSeconds(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (value == null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - now) / 1000);
+}

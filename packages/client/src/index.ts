@@ -1,0 +1,109 @@
+// Runtime-neutral entry point: Node 24, browsers and edge runtimes. Node-only transport lives in ./node.ts.
+export {
+  type AggregationClient,
+  type CallOptions,
+  type ClientOptions,
+  type CreatePaymentOptions,
+  createClient,
+  DEFAULT_BASE_URL,
+  DEFAULT_TIMEOUT_MS,
+  type TransactionSyncOptions,
+} from './client.ts';
+export { basicAuthorization, isLiveToken, isSandboxToken } from './auth.ts';
+export { codeReason, codeStartsWith, codeTokens } from './codes.ts';
+export {
+  ENROLLMENT_STATUS_HEADER,
+  type EnrollmentStatus,
+  parseEnrollmentStatus,
+  readEnrollmentStatus,
+} from './enrollment-status.ts';
+export {
+  AggregationError,
+  ApiError,
+  ConfigurationError,
+  ConnectionError,
+  disconnectReason,
+  ErrorCodes,
+  isAccountClosed,
+  isApiError,
+  isEnrollmentDisconnected,
+  isRateLimited,
+  isValidationError,
+  isVerificationExpired,
+  isVerificationPending,
+  PaymentsNotSupportedError,
+} from './errors.ts';
+export {
+  type AccountWithLinks,
+  assertSupportsPayments,
+  IDEMPOTENCY_KEY_HEADER,
+  isMfaChallenge,
+  type MfaRequired,
+  newIdempotencyKey,
+  type PayeeResult,
+  type PaymentResult,
+  supportsPayments,
+} from './payments.ts';
+export { getResponseInfo, type ResponseInfo } from './response-info.ts';
+export {
+  backoffDelay,
+  createRetryingFetch,
+  defaultRetryStatuses,
+  type FetchLike,
+  isRetryable,
+  type RetryInfo,
+  type RetryOptions,
+} from './retry.ts';
+export {
+  type DateInput,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type IterateOptions,
+  iteratePages,
+  iterateTransactions,
+  type PageFetcher,
+  type PageQuery,
+  reconcileTransactions,
+  type SyncOptions,
+  type SyncResult,
+  type SyncState,
+  syncTransactions,
+  syncWindowStart,
+  type TransactionLike,
+} from './transactions.ts';
+export type {
+  Account,
+  AccountBalances,
+  AccountDetails,
+  CreatePayeeRequest,
+  CreatePaymentRequest,
+  CurrentVersion,
+  ErrorBody,
+  Institution,
+  MfaChallenge,
+  Paths,
+  Payee,
+  Payment,
+  PaymentSchemes,
+  Schemas,
+  Transaction,
+  TransactionQuery,
+  Version,
+  WebhookEvent,
+  WebhookEventType,
+} from './versions.ts';
+export { currentVersion, versions } from './versions.ts';
+export {
+  constantTimeEqual,
+  DEFAULT_TOLERANCE_SECONDS,
+  parseSignatureHeader,
+  type RawBody,
+  SIGNATURE_HEADER,
+  signWebhook,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  webhookEventTypes,
+  type WebhookVerificationFailure,
+  WebhookVerificationError,
+} from './webhooks.ts';
+export { createSandboxClient, type SandboxClientOptions, type SandboxPaths } from './sandbox.ts';

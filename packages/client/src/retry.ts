@@ -1,0 +1,137 @@
+import { ConnectionError, parseRetryAfterSeconds } from './errors.ts';
+
+/** Any fetch taking a Request: the global one, a test double, or an in-process app's `fetch` (Hono's `app.fetch`). */
+export type FetchLike = (request: Request) => Response | Promise<Response>;
+
+export type RetryInfo = {
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  request: Request;
+  /** The response that caused the retry, or the error when none came. */
+  response?: Response;
+  error?: unknown;
+};
+
+export type RetryOptions = {
+  /** Retries after the first attempt; 0 turns retrying off. Default 2. */
+  maxRetries?: number;
+  /** First backoff step; doubles per retry. Default 500 ms. */
+  baseDelayMs?: number;
+  /** Cap of one backoff step. Default 8 s. */
+  maxDelayMs?: number;
+  /** A longer `Retry-After` is not waited for: the response is returned as it is. Default 60 s. */
+  maxRetryAfterMs?: number;
+  /** Statuses worth another attempt. Default 429, 502, 503, 504. */
+  statuses?: readonly number[];
+  /** Called before each retry (logging, metrics). */
+  onRetry?: (info: RetryInfo) => void;
+  /** Replaceable clock, for tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Replaceable jitter source in [0, 1), for tests. */
+  random?: () => number;
+};
+
+export const defaultRetryStatuses: readonly number[] = [429, 502, 503, 504];
+
+const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'PUT']);
+
+/**
+ * Only requests that can safely run twice are retried: reads and deletes, and a POST that carries an
+ * `Idempotency-Key` (the server replays the first outcome for the same key). A POST without one never is.
+ */
+export function isRetryable(request: Request): boolean {
+  return idempotentMethods.has(request.method.toUpperCase()) || request.headers.has('Idempotency-Key');
+}
+
+/** Backoff with equal jitter: half the exponential step, plus a random part of the other half. */
+export function backoffDelay(retry: number, options: RetryOptions = {}): number {
+  const base = options.baseDelayMs ?? 500;
+  const max = options.maxDelayMs ?? 8_000;
+  const step = Math.min(max, base * 2 ** (retry - 1));
+  return step / 2 + (options.random ?? Math.random)() * (step / 2);
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Wraps a fetch with retries and a per-attempt timeout. Each attempt sends a clone of the original request,
+ * so the body and every header (the payment's `Idempotency-Key` included) are identical on every attempt.
+ */
+export function createRetryingFetch(
+  fetch: FetchLike,
+  options: RetryOptions & { timeoutMs?: number | undefined } = {},
+): (request: Request) => Promise<Response> {
+  const maxRetries = options.maxRetries ?? 2;
+  const statuses = options.statuses ?? defaultRetryStatuses;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+  const wait = options.sleep ?? sleep;
+
+  return async function retryingFetch(request: Request): Promise<Response> {
+    const retryable = isRetryable(request);
+    for (let retry = 0; ; retry++) {
+      const canRetry = retryable && retry < maxRetries;
+      const attempt = canRetry ? request.clone() : request;
+      let response: Response;
+      try {
+        response = await fetchWithTimeout(fetch, attempt, options.timeoutMs);
+      } catch (error) {
+        // The caller's own abort is final; anything else (network failure, our timeout) is a connection error.
+        if (request.signal.aborted) throw error;
+        if (!canRetry) throw toConnectionError(error, request);
+        const delayMs = backoffDelay(retry + 1, options);
+        options.onRetry?.({ attempt: retry + 1, delayMs, request, error });
+        await wait(delayMs, request.signal);
+        continue;
+      }
+      if (!canRetry || !statuses.includes(response.status)) return response;
+
+      const retryAfter = parseRetryAfterSeconds(response.headers.get('Retry-After'));
+      let delayMs = backoffDelay(retry + 1, options);
+      if (retryAfter !== undefined) {
+        const asked = retryAfter * 1000;
+        if (asked > maxRetryAfterMs) return response;
+        delayMs = Math.max(asked, 0);
+      }
+      options.onRetry?.({ attempt: retry + 1, delayMs, request, response });
+      // Frees the connection of the discarded response.
+      await response.body?.cancel().catch(() => {});
+      await wait(delayMs, request.signal);
+    }
+  };
+}
+
+async function fetchWithTimeout(fetch: FetchLike, request: Request, timeoutMs: number | undefined): Promise<Response> {
+  if (!timeoutMs || timeoutMs <= 0 || !Number.isFinite(timeoutMs)) return fetch(request);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([request.signal, timeout]);
+  try {
+    return await fetch(new Request(request, { signal }));
+  } catch (error) {
+    if (timeout.aborted && !request.signal.aborted) {
+      throw new ConnectionError(`No response within ${timeoutMs} ms: ${request.method} ${request.url}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+function toConnectionError(error: unknown, request: Request): unknown {
+  if (error instanceof ConnectionError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ConnectionError(`Request failed: ${request.method} ${request.url}: ${detail}`, { cause: error });
+}

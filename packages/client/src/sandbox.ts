@@ -1,0 +1,29 @@
+// The sandbox control API (its own document): enrollments, clock, webhook settings, events. It replaces the
+// enrollment widget and the dashboard in tests, so it is typed like the main API but kept separate from it.
+import createFetchClient, { type Client } from 'openapi-fetch';
+import type { paths as SandboxPaths } from '@aggregation/types/sandbox';
+import { authMiddleware, isLiveToken } from './auth.ts';
+import { DEFAULT_BASE_URL } from './client.ts';
+import { ConfigurationError } from './errors.ts';
+import type { FetchLike } from './retry.ts';
+
+export type { SandboxPaths };
+
+export type SandboxClientOptions = {
+  /** A sandbox token (`test_token_...`); only `POST /sandbox/enrollments` works without one. */
+  token?: string;
+  baseUrl?: string;
+  fetch?: FetchLike;
+};
+
+/** The openapi-fetch client of the sandbox control API, with Basic authentication when a token is given. */
+export function createSandboxClient(options: SandboxClientOptions = {}): Client<SandboxPaths> {
+  if (options.token !== undefined && isLiveToken(options.token)) {
+    throw new ConfigurationError('The sandbox control API takes sandbox tokens (test_token_...) only');
+  }
+  const given = options.fetch;
+  const fetch = async (request: Request) => (given ? given(request) : globalThis.fetch(request));
+  const client = createFetchClient<SandboxPaths>({ baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, fetch });
+  if (options.token) client.use(authMiddleware(options.token));
+  return client;
+}

@@ -1,0 +1,60 @@
+// One place that maps a version date to its generated types, so every typed surface of the client
+// (raw paths, named methods, webhook events) changes together when a caller picks another version.
+import type {
+  components as Components20201012,
+  operations as Operations20201012,
+  paths as Paths20201012,
+} from '@aggregation/types/2020-10-12';
+import type {
+  components as Components20190701,
+  operations as Operations20190701,
+  paths as Paths20190701,
+} from '@aggregation/types/2019-07-01';
+
+export const versions = ['2020-10-12', '2019-07-01'] as const;
+export type Version = (typeof versions)[number];
+export const currentVersion = '2020-10-12' satisfies Version;
+export type CurrentVersion = typeof currentVersion;
+
+export type PathsByVersion = {
+  '2020-10-12': Paths20201012;
+  '2019-07-01': Paths20190701;
+};
+export type ComponentsByVersion = {
+  '2020-10-12': Components20201012;
+  '2019-07-01': Components20190701;
+};
+export type OperationsByVersion = {
+  '2020-10-12': Operations20201012;
+  '2019-07-01': Operations20190701;
+};
+
+export type Paths<V extends Version> = PathsByVersion[V];
+export type Schemas<V extends Version> = ComponentsByVersion[V]['schemas'];
+export type Operations<V extends Version> = OperationsByVersion[V];
+
+export type Account<V extends Version = CurrentVersion> = Schemas<V>['Account'];
+export type AccountDetails<V extends Version = CurrentVersion> = Schemas<V>['AccountDetails'];
+export type AccountBalances<V extends Version = CurrentVersion> = Schemas<V>['AccountBalances'];
+export type Transaction<V extends Version = CurrentVersion> = Schemas<V>['Transaction'];
+export type Payee<V extends Version = CurrentVersion> = Schemas<V>['Payee'];
+export type Payment<V extends Version = CurrentVersion> = Schemas<V>['Payment'];
+export type PaymentSchemes<V extends Version = CurrentVersion> = Schemas<V>['PaymentSchemes'];
+export type Institution<V extends Version = CurrentVersion> = Schemas<V>['Institution'];
+export type MfaChallenge<V extends Version = CurrentVersion> = Schemas<V>['MfaChallenge'];
+export type CreatePayeeRequest<V extends Version = CurrentVersion> = Schemas<V>['CreatePayeeRequest'];
+export type CreatePaymentRequest<V extends Version = CurrentVersion> = Schemas<V>['CreatePaymentRequest'];
+export type ErrorBody<V extends Version = CurrentVersion> = Schemas<V>['Error'];
+
+/** Query of `GET /accounts/{account_id}/transactions` (`count`, `from_id`, `start_date`, `end_date`). */
+export type TransactionQuery<V extends Version = CurrentVersion> = NonNullable<
+  Operations<V>['listTransactions']['parameters']['query']
+>;
+
+/** The four webhook events, discriminated by `type`. */
+export type WebhookEvent<V extends Version = CurrentVersion> =
+  | Schemas<V>['EnrollmentDisconnectedEvent']
+  | Schemas<V>['TransactionsProcessedEvent']
+  | Schemas<V>['AccountNumberVerificationProcessedEvent']
+  | Schemas<V>['WebhookTestEvent'];
+export type WebhookEventType = WebhookEvent['type'];

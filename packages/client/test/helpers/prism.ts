@@ -1,0 +1,66 @@
+// Starts the Prism mock of a bundled description on a free port for one test file, and stops it after.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const repoRoot = join(import.meta.dirname, '..', '..', '..', '..');
+
+export function bundlePath(name: '2020-10-12' | '2019-07-01' | 'sandbox'): string {
+  return join(repoRoot, 'openapi', 'dist', `${name}.json`);
+}
+
+/**
+ * Skip reason when a bundle is missing. In CI a missing bundle is a failure, not a skip: the suite must not pass
+ * quietly without the contract.
+ */
+export function missingBundle(name: '2020-10-12' | '2019-07-01' | 'sandbox'): string | false {
+  if (existsSync(bundlePath(name))) return false;
+  if (process.env.CI === 'true') throw new Error(`${bundlePath(name)} is missing: run npm run build -w @aggregation/openapi`);
+  return `${bundlePath(name)} is missing (build it with npm run build -w @aggregation/openapi)`;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export type RunningPrism = { baseUrl: string; stop(): Promise<void>; output(): string };
+
+export async function startPrism(bundle: string, timeoutMs = 30_000): Promise<RunningPrism> {
+  const port = await freePort();
+  const bin = join(repoRoot, 'node_modules', '.bin', 'prism');
+  const child: ChildProcess = spawn(bin, ['mock', '-h', '127.0.0.1', '-p', String(port), bundle], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Prism exited early:\n${output}`);
+    if (output.includes('Prism is listening')) return { baseUrl, stop, output: () => output };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error(`Prism did not start within ${timeoutMs} ms:\n${output}`);
+}
