@@ -1,0 +1,289 @@
+// Request validation compiled from the bundled description (openapi/dist/<document>.json)
+// once at start-up: each operation's parameters and body schemas, checked with the shared
+// ContractValidator, and the failures turned into `params` naming each field.
+import { ContractValidator, deref, listOperations, type DocumentName, type JsonObject } from '@aggregation/openapi/contract';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorParams } from '../domain/errors.ts';
+
+export type ParamLocation = 'path' | 'query' | 'header';
+
+interface ParamCheck {
+  name: string;
+  in: ParamLocation;
+  required: boolean;
+  schema: JsonObject;
+  validate: ValidateFunction;
+}
+
+/** A branch of a root `oneOf`, told apart by its `const` properties (e.g. an event `type`). */
+interface Branch {
+  consts: Record<string, unknown>;
+  validate: ValidateFunction;
+}
+
+interface MediaCheck {
+  schema: JsonObject;
+  validate: ValidateFunction;
+  branches: Branch[];
+}
+
+interface BodyCheck {
+  required: boolean;
+  media: Map<string, MediaCheck>;
+}
+
+export interface OperationCheck {
+  operationId: string;
+  params: ParamCheck[];
+  body: BodyCheck | undefined;
+}
+
+export interface RequestInput {
+  path: Record<string, string>;
+  query: Record<string, string>;
+  headers: Headers;
+  /** The parsed body and its media type, when there is one. */
+  body?: { mediaType: string; value: unknown } | undefined;
+}
+
+export interface ValidatedRequest {
+  params: Record<string, unknown>;
+  body: unknown;
+}
+
+const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Parameters handled by middleware of their own, not by the schema check. */
+const SKIPPED_HEADERS = new Set(['service-version', 'authorization']);
+
+export class RequestValidator {
+  readonly contract: ContractValidator;
+  private readonly operations = new Map<string, OperationCheck>();
+
+  constructor(contract: ContractValidator) {
+    this.contract = contract;
+    const doc = contract.doc;
+    for (const { method, path, operationId, operation, pathItem } of listOperations(doc)) {
+      const base = `#/paths/${escape(path)}`;
+      const params: ParamCheck[] = [];
+      const seen = new Set<string>();
+      const collect = (list: unknown, pointer: string) => {
+        for (const [index, raw] of ((list as unknown[]) ?? []).entries()) {
+          const param = deref(doc, raw);
+          const key = `${param.in}:${param.name}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          if (param.in === 'cookie' || (param.in === 'header' && SKIPPED_HEADERS.has(String(param.name).toLowerCase()))) continue;
+          const ref = (raw as JsonObject).$ref;
+          const schemaPointer = typeof ref === 'string' ? `${ref}/schema` : `${pointer}/${index}/schema`;
+          params.push({
+            name: String(param.name),
+            in: param.in as ParamLocation,
+            required: param.required === true,
+            schema: deref(doc, param.schema),
+            validate: contract.validatorAt(schemaPointer),
+          });
+        }
+      };
+      // Operation-level parameters override path-level ones of the same name.
+      collect(operation.parameters, `${base}/${method}/parameters`);
+      collect(pathItem.parameters, `${base}/parameters`);
+
+      let body: BodyCheck | undefined;
+      if (operation.requestBody) {
+        const ref = (operation.requestBody as JsonObject).$ref;
+        const bodyPointer = typeof ref === 'string' ? ref : `${base}/${method}/requestBody`;
+        const requestBody = deref(doc, operation.requestBody);
+        const media = new Map<string, MediaCheck>();
+        for (const [mediaType, content] of Object.entries((requestBody.content ?? {}) as Record<string, JsonObject>)) {
+          const schemaPointer = pointerOf(doc, content.schema, `${bodyPointer}/content/${escape(mediaType)}/schema`);
+          const schema = deref(doc, content.schema);
+          const branches = ((schema.oneOf as JsonObject[] | undefined) ?? []).map((branch, index) => ({
+            consts: constsOf(deref(doc, branch)),
+            validate: contract.validatorAt(`${schemaPointer}/oneOf/${index}`),
+          }));
+          media.set(mediaType, { schema, validate: contract.validatorAt(schemaPointer), branches });
+        }
+        body = { required: requestBody.required === true, media };
+      }
+      this.operations.set(operationId, { operationId, params, body });
+    }
+  }
+
+  static forDocument(name: DocumentName): RequestValidator {
+    return new RequestValidator(ContractValidator.forDocument(name));
+  }
+
+  has(operationId: string): boolean {
+    return this.operations.has(operationId);
+  }
+
+  /** Media types the operation's body accepts. */
+  mediaTypes(operationId: string): string[] {
+    return [...(this.operations.get(operationId)?.body?.media.keys() ?? [])];
+  }
+
+  /** Validates a request; returns the coerced parameters and body, or the invalid fields. */
+  validate(operationId: string, input: RequestInput): { ok: true; value: ValidatedRequest } | { ok: false; params: ErrorParams } {
+    const check = this.operations.get(operationId);
+    if (!check) throw new Error(`operation ${operationId} is not in the description`);
+    const errors: ErrorParams = {};
+    const add = (field: string, message: string) => {
+      (errors[field] ??= []).includes(message) || errors[field]!.push(message);
+    };
+    const params: Record<string, unknown> = {};
+
+    for (const param of check.params) {
+      const raw = param.in === 'path' ? input.path[param.name] : param.in === 'query' ? input.query[param.name] : (input.headers.get(param.name) ?? undefined);
+      if (raw === undefined || (raw === '' && param.in === 'query')) {
+        if (param.required) add(param.name, 'is required');
+        continue;
+      }
+      const value = coerceScalar(this.contract, param.schema, raw);
+      if (!param.validate(value)) {
+        for (const error of param.validate.errors ?? []) add(param.name, messageOf(error));
+        continue;
+      }
+      params[param.name] = value;
+    }
+
+    let body: unknown;
+    if (check.body) {
+      if (!input.body) {
+        if (check.body.required) add('body', 'is required');
+      } else {
+        // A form body is checked against the JSON schema when no form schema is described.
+        const media = check.body.media.get(input.body.mediaType) ?? check.body.media.get('application/json');
+        if (!media) {
+          add('body', `must be one of: ${[...check.body.media.keys()].join(', ')}`);
+        } else {
+          body = input.body.mediaType === 'application/x-www-form-urlencoded' ? coerceForm(this.contract, media.schema, input.body.value) : input.body.value;
+          if (!media.validate(body)) {
+            for (const [field, messages] of Object.entries(bodyErrors(media, body))) {
+              for (const message of messages) add(field, message);
+            }
+          }
+        }
+      }
+    }
+    if (Object.keys(errors).length > 0) return { ok: false, params: errors };
+    return { ok: true, value: { params, body } };
+  }
+}
+
+/** Query, path and header values arrive as text: turn them into what the schema expects. */
+function coerceScalar(contract: ContractValidator, schema: JsonObject, raw: string): unknown {
+  const types = typesOf(contract, schema);
+  if ((types.has('integer') || types.has('number')) && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  if (types.has('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+function typesOf(contract: ContractValidator, schema: JsonObject | undefined): Set<string> {
+  const resolved = schema ? deref(contract.doc, schema) : undefined;
+  const types = new Set<string>();
+  if (!resolved) return types;
+  const type = resolved.type;
+  if (typeof type === 'string') types.add(type);
+  if (Array.isArray(type)) for (const t of type) types.add(String(t));
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    for (const sub of (resolved[key] as JsonObject[] | undefined) ?? []) for (const t of typesOf(contract, sub)) types.add(t);
+  }
+  return types;
+}
+
+/** Form fields are all text; nested objects come from `a[b]` names. Coerce leaves by the schema. */
+function coerceForm(contract: ContractValidator, schema: JsonObject, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return typeof value === 'string' ? coerceScalar(contract, schema, value) : value;
+  }
+  const resolved = deref(contract.doc, schema);
+  const properties = (resolved.properties ?? {}) as Record<string, JsonObject>;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = properties[key] ? coerceForm(contract, properties[key], child) : child;
+  }
+  return out;
+}
+
+function messageOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not allowed';
+    case 'type':
+      return `must be of type ${String(params.type).replace(',', ' or ')}`;
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `must be ${String(params.allowedValue)}`;
+    case 'format':
+      return `must be a valid ${String(params.format)}`;
+    case 'pattern':
+      return `must match the pattern ${String(params.pattern)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Names the field of each error, dotted for nested fields (`payee.address`). */
+function fieldErrors(errors: ErrorObject[]): ErrorParams {
+  const out: ErrorParams = {};
+  for (const error of errors) {
+    if (error.keyword === 'oneOf' || error.keyword === 'anyOf' || error.keyword === 'if') continue;
+    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === 'required') segments.push(String(params.missingProperty));
+    if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
+    const field = segments.length > 0 ? segments.join('.') : 'body';
+    const message = messageOf(error);
+    (out[field] ??= []).includes(message) || out[field]!.push(message);
+  }
+  if (Object.keys(out).length === 0 && errors.length > 0) out.body = [messageOf(errors[0]!)];
+  return out;
+}
+
+/**
+ * With a root `oneOf`, every branch reports its failures. Report those of the branch the
+ * client meant (its `const` properties match the body); when none matches, the discriminator.
+ */
+function bodyErrors(media: MediaCheck, body: unknown): ErrorParams {
+  if (media.branches.length === 0) return fieldErrors(media.validate.errors ?? []);
+  const data = (body ?? {}) as Record<string, unknown>;
+  const meant = media.branches.find((branch) => Object.entries(branch.consts).every(([key, value]) => data[key] === value));
+  if (meant) {
+    meant.validate(body);
+    return fieldErrors(meant.validate.errors ?? []);
+  }
+  const out: ErrorParams = {};
+  for (const key of new Set(media.branches.flatMap((branch) => Object.keys(branch.consts)))) {
+    const allowed = media.branches.map((branch) => branch.consts[key]).filter((value) => value !== undefined);
+    out[key] = [data[key] === undefined ? 'is required' : `must be one of: ${allowed.join(', ')}`];
+  }
+  return Object.keys(out).length > 0 ? out : fieldErrors(media.validate.errors ?? []);
+}
+
+function constsOf(schema: JsonObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonObject>)) {
+    if ('const' in property) out[key] = property.const;
+  }
+  return out;
+}
+
+/** The pointer of a possibly referenced schema: the end of its `$ref` chain, or where it stands. */
+function pointerOf(doc: JsonObject, value: unknown, fallback: string): string {
+  let pointer = fallback;
+  let current = value as JsonObject | undefined;
+  while (current && typeof current.$ref === 'string') {
+    pointer = current.$ref;
+    current = pointer
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<JsonObject | undefined>((node, key) => node?.[key] as JsonObject | undefined, doc);
+  }
+  return pointer;
+}

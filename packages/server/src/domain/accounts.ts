@@ -1,0 +1,59 @@
+// Accounts as the token's enrollment sees them: lookups with the closed / removed /
+// disconnected rules applied, removal, and the sandbox's closing.
+import type { AccountRow, EnrollmentRow } from '../storage/store.ts';
+import { enrollmentNow } from './clock.ts';
+import { transact, type Deps } from './context.ts';
+import { accountClosed, ApiError, enrollmentDisconnected, notFound } from './errors.ts';
+
+export interface AccountAccess {
+  /** The request needs the institution (details, balances, transactions, payments). */
+  bank?: boolean;
+  /** Closed accounts answer 410 unless this is set. */
+  allowClosed?: boolean;
+}
+
+export function listAccounts(deps: Deps, enrollment: EnrollmentRow): Promise<AccountRow[]> {
+  return deps.store.accounts.listByEnrollment(enrollment.id);
+}
+
+/** The account, when this enrollment still has access to it; a token never reaches another enrollment's accounts. */
+export async function accountFor(deps: Deps, enrollment: EnrollmentRow, id: string, access: AccountAccess = {}): Promise<AccountRow> {
+  const account = await deps.store.accounts.get(enrollment.id, id);
+  if (!account || account.removed_at !== null) throw notFound(`No account ${id} is accessible with this access token.`);
+  if (account.status === 'closed' && !access.allowClosed) throw accountClosed(account.closed_reason);
+  if (access.bank && enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
+  return account;
+}
+
+/** DELETE /accounts/{id}: the application's authorization for this account ends. */
+export async function removeAccount(deps: Deps, enrollment: EnrollmentRow, account: AccountRow): Promise<void> {
+  await transact(deps, async (tx) => {
+    await tx.accounts.update(account.id, { removed_at: enrollmentNow(deps.now, enrollment) });
+  });
+}
+
+/** Account details, once the account number is verified. */
+export function detailsOf(account: AccountRow): AccountRow {
+  if (account.verification === 'pending') {
+    throw new ApiError(
+      404,
+      'account_number_verification_pending',
+      'The account number is being verified by microdeposit; details are available once the verification completes.',
+    );
+  }
+  if (account.verification === 'expired') {
+    throw new ApiError(
+      404,
+      'account_number_verification_expired',
+      'The microdeposit verification was not completed within 7 days; the user must verify the account again.',
+    );
+  }
+  return account;
+}
+
+export async function closeAccount(deps: Deps, account: AccountRow, reason: string | null): Promise<AccountRow> {
+  return transact(deps, async (tx) => {
+    await tx.accounts.update(account.id, { status: 'closed', closed_reason: reason });
+    return (await tx.accounts.get(account.enrollment_id, account.id))!;
+  });
+}

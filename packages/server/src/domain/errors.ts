@@ -1,0 +1,43 @@
+// Domain errors. The HTTP layer maps each to the Error body {error: {code, message, params?}}
+// in one place; codes are dot-separated strings whose first tokens clients read.
+
+export type ErrorParams = Record<string, string[]>;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly params: ErrorParams | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: string, message: string, params?: ErrorParams, headers?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.params = params;
+    this.headers = headers ?? {};
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
+export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
+export const forbidden = (message: string, code = 'forbidden') => new ApiError(403, code, message);
+export const notFound = (message: string, code = 'not_found') => new ApiError(404, code, message);
+export const unprocessable = (params: ErrorParams, message = 'The request has invalid fields.') =>
+  new ApiError(422, 'unprocessable_entity', message, params);
+
+export function accountClosed(reason: string | null): ApiError {
+  return new ApiError(
+    410,
+    reason ? `account.closed.${reason}` : 'account.closed',
+    'The account is closed: the institution no longer gives access to it.',
+  );
+}
+
+export function enrollmentDisconnected(reason: string | null): ApiError {
+  return new ApiError(
+    404,
+    reason ? `enrollment.disconnected.${reason}` : 'enrollment.disconnected',
+    'The enrollment is disconnected from its institution; the user must reconnect it with the connect widget.',
+  );
+}

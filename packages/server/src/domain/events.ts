@@ -1,0 +1,63 @@
+// Webhook events go to a durable outbox: one event row, plus one delivery row when a webhook
+// URL is configured. The delivery worker sends what the outbox holds.
+import type { components } from '../contract/types.ts';
+import type { Repos } from '../storage/store.ts';
+import { isoTime } from './clock.ts';
+import { newId } from './ids.ts';
+
+type Schemas = components['schemas'];
+export type EventType = Schemas['WebhookEventType'];
+
+/** Payload of each event type, in the current version's shapes. */
+export interface EventPayloads {
+  'enrollment.disconnected': Schemas['EnrollmentDisconnectedPayload'];
+  'transactions.processed': Schemas['TransactionsProcessedPayload'];
+  'account.number_verification.processed': Schemas['AccountNumberVerificationProcessedPayload'];
+  'webhook.test': Schemas['WebhookTestPayload'];
+}
+
+export const eventTypes: readonly EventType[] = [
+  'enrollment.disconnected',
+  'transactions.processed',
+  'account.number_verification.processed',
+  'webhook.test',
+];
+
+export type NewEvent = {
+  [T in EventType]: {
+    type: T;
+    payload: EventPayloads[T];
+    enrollmentId: string | null;
+    /** When it happened, on the enrollment's clock. */
+    at: number;
+  };
+}[EventType];
+
+export async function recordEvent(tx: Repos, event: NewEvent, realNow: number): Promise<string> {
+  const id = newId('evt');
+  await tx.outbox.insertEvent({
+    id,
+    type: event.type,
+    enrollment_id: event.enrollmentId,
+    payload: JSON.stringify(event.payload),
+    timestamp: isoTime(event.at),
+    created_at: realNow,
+  });
+  const url = await tx.webhooks.getUrl();
+  if (url) {
+    await tx.outbox.insertDelivery({
+      id: newId('dlv'),
+      event_id: id,
+      event_type: event.type,
+      url,
+      status: 'pending',
+      attempts: 0,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: realNow,
+      delivered_at: null,
+      created_at: realNow,
+    });
+  }
+  return id;
+}

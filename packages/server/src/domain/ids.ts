@@ -1,0 +1,26 @@
+// Identifiers and secrets: a type prefix plus random base32 (lowercase, unambiguous).
+import { createHash, randomBytes } from 'node:crypto';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+export function randomString(length: number, alphabet = ALPHABET): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[bytes[i]! % alphabet.length];
+  return out;
+}
+
+export type IdPrefix = 'enr' | 'acc' | 'txn' | 'pay' | 'evt' | 'dlv' | 'whs';
+
+export const newId = (prefix: IdPrefix): string => `${prefix}_${randomString(20)}`;
+
+export const newSandboxToken = (): string => `test_token_${randomString(24)}`;
+export const newLiveToken = (): string => `token_${randomString(24)}`;
+export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+export const newConnectToken = (): string => randomBytes(24).toString('base64url');
+export const newPaymentReference = (): string => randomString(12, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789');
+
+/** Tokens are stored hashed: a leaked database does not leak usable tokens. */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export const isLiveToken = (token: string): boolean => token.startsWith('token_');

@@ -1,0 +1,128 @@
+// The enrollment's state machines, driven by its clock: the daily refresh (new activity,
+// pending transactions posting), enrichment completing, microdeposit verification expiring,
+// and the sandbox users that disconnect at their first data request.
+import { Simulation } from '../sandbox/bank.ts';
+import type { EnrollmentRow, Repos } from '../storage/store.ts';
+import { addDays, dayOf, enrollmentNow, startOfDay } from './clock.ts';
+import { transact, type Deps, type Emit } from './context.ts';
+import { presentTransaction } from './present.ts';
+
+export interface LifecycleOptions {
+  /** An explicit refresh: also look for new activity on a day already simulated. */
+  refresh?: boolean;
+}
+
+export const createdDay = (enrollment: EnrollmentRow): string => dayOf(enrollment.created_at);
+
+/** Runs every state machine of the enrollment up to `now` (its clock). Returns the number of new transactions. */
+export async function runLifecycle(
+  deps: Deps,
+  tx: Repos,
+  emit: Emit,
+  enrollment: EnrollmentRow,
+  now: number,
+  options: LifecycleOptions = {},
+): Promise<number> {
+  const accounts = await tx.accounts.listByEnrollment(enrollment.id);
+  const today = dayOf(now);
+  let newTransactions = 0;
+  const patch: Partial<EnrollmentRow> = {};
+
+  // The bank is out of reach while the enrollment is disconnected.
+  if (enrollment.status === 'healthy' && (today > enrollment.simulated_through || options.refresh)) {
+    const simulation = await Simulation.start(
+      tx,
+      { username: enrollment.username, institution_id: enrollment.institution_id, created_day: createdDay(enrollment) },
+      accounts,
+      { today, now, enrichDelayMs: deps.enrichDelayMs },
+    );
+    if (today > enrollment.simulated_through) {
+      await simulation.run(enrollment.simulated_through, today);
+      patch.simulated_through = today;
+    } else {
+      await simulation.refreshExtra(enrollment.refresh_count);
+    }
+    if (options.refresh) patch.refresh_count = enrollment.refresh_count + 1;
+    const result = await simulation.finish();
+    newTransactions = result.createdCount;
+    if (result.created && result.created.length > 0) {
+      await emit({
+        type: 'transactions.processed',
+        payload: { transactions: result.created.map((row) => presentTransaction(deps.publicUrl, row)) },
+        enrollmentId: enrollment.id,
+        at: now,
+      });
+    }
+  }
+
+  let nextDue = startOfDay(addDays(today, 1));
+  for (const account of accounts) {
+    for (const txn of await tx.transactions.listEnrichmentDue(account.id, now)) {
+      await tx.transactions.update(txn.id, { processing_status: 'complete', enrich_at: null });
+    }
+    const nextEnrichment = await tx.transactions.nextEnrichmentAt(account.id);
+    if (nextEnrichment !== null) nextDue = Math.min(nextDue, nextEnrichment);
+
+    if (account.verification === 'pending' && account.verification_expires_at !== null) {
+      if (account.verification_expires_at <= now) {
+        await tx.accounts.update(account.id, { verification: 'expired' });
+        await emit({
+          type: 'account.number_verification.processed',
+          payload: { account_id: account.id, status: 'expired' },
+          enrollmentId: enrollment.id,
+          at: now,
+        });
+      } else {
+        nextDue = Math.min(nextDue, account.verification_expires_at);
+      }
+    }
+  }
+  patch.next_due_at = nextDue;
+  await tx.enrollments.update(enrollment.id, patch);
+  return newTransactions;
+}
+
+/**
+ * Brings the enrollment up to date before a request reads it. Cheap when nothing is due.
+ * `dataRequest` marks requests of the main API (they trigger the disconnect-on-use users).
+ */
+export async function syncEnrollment(deps: Deps, enrollment: EnrollmentRow, dataRequest: boolean): Promise<EnrollmentRow> {
+  const now = enrollmentNow(deps.now, enrollment);
+  const disconnectNow = dataRequest && enrollment.disconnect_on_use;
+  const due = enrollment.next_due_at !== null && now >= enrollment.next_due_at;
+  if (!disconnectNow && !due) return enrollment;
+  return transact(deps, async (tx, emit) => {
+    let current = (await tx.enrollments.getForUpdate(enrollment.id))!;
+    const currentNow = enrollmentNow(deps.now, current);
+    if (dataRequest && current.disconnect_on_use) {
+      await disconnect(tx, emit, current, current.disconnect_on_use_reason, currentNow);
+      current = (await tx.enrollments.get(enrollment.id))!;
+    }
+    if (current.next_due_at !== null && currentNow >= current.next_due_at) {
+      await runLifecycle(deps, tx, emit, current, currentNow);
+      current = (await tx.enrollments.get(enrollment.id))!;
+    }
+    return current;
+  });
+}
+
+export async function disconnect(tx: Repos, emit: Emit, enrollment: EnrollmentRow, reason: string | null, now: number): Promise<void> {
+  await tx.enrollments.update(enrollment.id, {
+    status: 'disconnected',
+    status_reason: reason,
+    disconnect_on_use: false,
+    disconnect_on_use_reason: null,
+  });
+  await emit({
+    type: 'enrollment.disconnected',
+    payload: { enrollment_id: enrollment.id, reason },
+    enrollmentId: enrollment.id,
+    at: now,
+  });
+}
+
+/** Header value and first tokens of the error code: `healthy`, `disconnected[.<reason>]`. */
+export function enrollmentStatus(enrollment: Pick<EnrollmentRow, 'status' | 'status_reason'>): string {
+  if (enrollment.status === 'healthy') return 'healthy';
+  return enrollment.status_reason ? `disconnected.${enrollment.status_reason}` : 'disconnected';
+}

@@ -1,0 +1,239 @@
+// Payees and Zelle payments. A payment debits the payer account at once (ledger, available
+// and a posted transaction) in the transaction that stores it and its idempotency key.
+import { createHash } from 'node:crypto';
+import { availableOf } from '../sandbox/bank.ts';
+import type { AccountRow, EnrollmentRow, PayeeRow, PaymentRow, Repos } from '../storage/store.ts';
+import { UniqueViolation } from '../storage/store.ts';
+import { dayOf, enrollmentNow } from './clock.ts';
+import { transact, type Deps } from './context.ts';
+import { ApiError, notFound, unprocessable } from './errors.ts';
+import { newConnectToken, newId, newPaymentReference } from './ids.ts';
+import { formatCents, parseAmount } from './money.ts';
+import { presentPayment, type Payment } from './present.ts';
+
+export const IDEMPOTENCY_RETENTION_MS = 72 * 60 * 60 * 1000;
+/** Sandbox trigger: a payee name or payment memo of `mfa` answers with an MFA challenge. */
+export const MFA_TRIGGER = 'mfa';
+
+export const SCHEMES = ['zelle'] as const;
+
+export interface PayeeInput {
+  scheme: string;
+  address: string;
+  name: string;
+  type: 'person' | 'business';
+}
+
+export interface PaymentInput {
+  amount: string;
+  memo: string;
+  payee: { scheme: string; address: string; name?: string | undefined; type?: 'person' | 'business' | undefined };
+}
+
+export interface MfaChallenge {
+  connect_token: string;
+}
+
+export function paymentsNotSupported(): ApiError {
+  return new ApiError(
+    422,
+    'payments.not_supported',
+    'This account cannot originate payments: its links have no `payments` (Zelle payments originate from checking accounts).',
+  );
+}
+
+export function requirePayments(account: AccountRow): void {
+  if (!account.payments_supported) throw paymentsNotSupported();
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?1?[-. (]*\d{3}[-. )]*\d{3}[-. ]*\d{4}$/;
+
+/** Zelle addresses are an email address or a US mobile number. */
+export function normalizeAddress(address: string): string | undefined {
+  const trimmed = address.trim();
+  if (EMAIL.test(trimmed)) return trimmed.toLowerCase();
+  if (PHONE.test(trimmed)) return `+1${trimmed.replace(/\D/g, '').slice(-10)}`;
+  return undefined;
+}
+
+const badAddress = (field: string) =>
+  unprocessable({ [field]: ['must be an email address or a US mobile phone number'] });
+
+export async function createPayee(deps: Deps, enrollment: EnrollmentRow, account: AccountRow, input: PayeeInput): Promise<PayeeRow | MfaChallenge> {
+  requirePayments(account);
+  const address = normalizeAddress(input.address);
+  if (!address) throw badAddress('address');
+  if (input.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
+  return transact(deps, async (tx) => {
+    const row: PayeeRow = {
+      account_id: account.id,
+      scheme: input.scheme,
+      address,
+      name: input.name,
+      type: input.type,
+      created_at: enrollmentNow(deps.now, enrollment),
+    };
+    await tx.payees.upsert(row);
+    return (await tx.payees.get(account.id, input.scheme, address))!;
+  });
+}
+
+export interface PaymentOutcome {
+  status: 202;
+  body: Payment;
+}
+
+/** Canonical JSON (sorted keys): the same body in JSON or form encoding hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const requestHash = (accountId: string, input: PaymentInput): string =>
+  createHash('sha256').update(`${accountId}\n${canonical(input)}`).digest('hex');
+
+export async function createPayment(
+  deps: Deps,
+  enrollment: EnrollmentRow,
+  account: AccountRow,
+  input: PaymentInput,
+  base: string,
+  idempotencyKey: string | undefined,
+): Promise<PaymentOutcome | MfaChallenge> {
+  requirePayments(account);
+  const cents = parseAmount(input.amount);
+  if (!(cents > 0)) throw unprocessable({ amount: ['must be greater than zero'] });
+  const address = normalizeAddress(input.payee.address);
+  if (!address) throw badAddress('payee.address');
+  // MFA answers make no payment and are not stored under the key: the client repeats the request after MFA.
+  if (input.memo === MFA_TRIGGER || input.payee.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
+
+  const hash = requestHash(account.id, input);
+  const attempt = () =>
+    transact(deps, async (tx) => {
+      await tx.enrollments.getForUpdate(enrollment.id);
+      const now = enrollmentNow(deps.now, enrollment);
+      if (idempotencyKey !== undefined) {
+        const stored = await tx.idempotency.get(enrollment.id, idempotencyKey);
+        if (stored && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS) {
+          await tx.idempotency.delete(enrollment.id, idempotencyKey);
+        } else if (stored) {
+          if (stored.request_hash !== hash) {
+            throw new ApiError(
+              422,
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different request; use a new key for a new payment.',
+            );
+          }
+          return { status: 202 as const, body: JSON.parse(stored.response) as Payment };
+        }
+      }
+      const payment = await makePayment(tx, account, input, cents, address, now);
+      const body = presentPayment(base, payment);
+      if (idempotencyKey !== undefined) {
+        await tx.idempotency.insert({
+          scope: enrollment.id,
+          key: idempotencyKey,
+          request_hash: hash,
+          status: 202,
+          response: JSON.stringify(body),
+          created_at: now,
+        });
+      }
+      return { status: 202 as const, body };
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    // Another writer stored the same key first (a concurrent request): answer from its record.
+    if (error instanceof UniqueViolation) return attempt();
+    throw error;
+  }
+}
+
+async function makePayment(
+  tx: Repos,
+  account: AccountRow,
+  input: PaymentInput,
+  cents: number,
+  address: string,
+  now: number,
+): Promise<PaymentRow> {
+  const current = (await tx.accounts.get(account.enrollment_id, account.id))!;
+  const known = await tx.payees.get(account.id, input.payee.scheme, address);
+  const name = input.payee.name ?? known?.name;
+  const type = input.payee.type ?? known?.type;
+  if (!name || !type) {
+    const params: Record<string, string[]> = {};
+    if (!name) params['payee.name'] = ['is required for a new payee'];
+    if (!type) params['payee.type'] = ['is required for a new payee'];
+    throw unprocessable(params, 'The payee is not known yet: give its name and type.');
+  }
+  if (current.available_cents < cents) {
+    throw new ApiError(422, 'payments.insufficient_funds', 'The available balance does not cover the payment.');
+  }
+  await tx.payees.upsert({ account_id: account.id, scheme: input.payee.scheme, address, name, type, created_at: now });
+
+  const reference = newPaymentReference();
+  const date = dayOf(now);
+  const ledger = current.ledger_cents - cents;
+  const transactionId = newId('txn');
+  await tx.transactions.insertMany([
+    {
+      id: transactionId,
+      account_id: account.id,
+      seq: (await tx.transactions.maxSeq(account.id)) + 1,
+      date,
+      amount_cents: -cents,
+      description: `Zelle payment to ${name} Conf# ${reference}`,
+      status: 'posted',
+      type: 'zelle',
+      running_balance_cents: ledger,
+      processing_status: 'complete',
+      category: null,
+      counterparty_name: name,
+      counterparty_type: type === 'business' ? 'organization' : 'person',
+      post_date: null,
+      post_amount_cents: null,
+      post_replaces: false,
+      enrich_at: null,
+    },
+  ]);
+  const pending = await tx.transactions.listPending(account.id);
+  await tx.accounts.update(account.id, { ledger_cents: ledger, available_cents: availableOf(current, ledger, pending) });
+  const payment: PaymentRow = {
+    id: newId('pay'),
+    account_id: account.id,
+    amount: formatCents(cents),
+    amount_cents: cents,
+    memo: input.memo,
+    reference,
+    date,
+    payee_scheme: input.payee.scheme,
+    payee_type: type,
+    payee_name: name,
+    payee_address: address,
+    transaction_id: transactionId,
+    created_at: now,
+  };
+  await tx.payments.insert(payment);
+  return payment;
+}
+
+export async function listPayments(deps: Deps, account: AccountRow): Promise<PaymentRow[]> {
+  requirePayments(account);
+  return deps.store.payments.list(account.id);
+}
+
+export async function paymentOf(deps: Deps, account: AccountRow, id: string): Promise<PaymentRow> {
+  const row = await deps.store.payments.get(account.id, id);
+  if (!row) throw notFound(`No payment ${id} from account ${account.id}.`);
+  return row;
+}

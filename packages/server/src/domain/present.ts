@@ -1,0 +1,113 @@
+// Rows to the current version's resource shapes. Links are absolute, under `base`.
+import type { components } from '../contract/types.ts';
+import { institution } from '../sandbox/institutions.ts';
+import type { AccountRow, PayeeRow, PaymentRow, TransactionRow } from '../storage/store.ts';
+import { formatCents } from './money.ts';
+
+type Schemas = components['schemas'];
+export type Account = Schemas['Account'];
+export type AccountDetails = Schemas['AccountDetails'];
+export type AccountBalances = Schemas['AccountBalances'];
+export type Transaction = Schemas['Transaction'];
+export type Payee = Schemas['Payee'];
+export type Payment = Schemas['Payment'];
+
+const accountUrl = (base: string, id: string) => `${base}/accounts/${id}`;
+
+export function presentAccount(base: string, row: AccountRow, institutionId: string): Account {
+  const self = accountUrl(base, row.id);
+  const bank = institution(institutionId);
+  return {
+    id: row.id,
+    enrollment_id: row.enrollment_id,
+    currency: row.currency,
+    institution: { id: bank.id, name: bank.name },
+    last_four: row.last_four,
+    name: row.name,
+    type: row.type,
+    subtype: row.subtype as Account['subtype'],
+    status: row.status,
+    // A closed account keeps only its self link: none of its capabilities can be used.
+    links: row.status === 'closed' ? { self } : {
+      self,
+      details: `${self}/details`,
+      balances: `${self}/balances`,
+      transactions: `${self}/transactions`,
+      ...(row.payments_supported ? { payments: `${self}/payments` } : {}),
+    },
+  };
+}
+
+export function presentDetails(base: string, row: AccountRow): AccountDetails {
+  const account = accountUrl(base, row.id);
+  return {
+    account_id: row.id,
+    account_number: row.account_number,
+    routing_numbers: { ach: row.routing_ach, wire: row.routing_wire },
+    links: { self: `${account}/details`, account },
+  };
+}
+
+export function presentBalances(base: string, row: AccountRow): AccountBalances {
+  const account = accountUrl(base, row.id);
+  return {
+    account_id: row.id,
+    ledger: formatCents(row.ledger_cents),
+    available: formatCents(row.available_cents),
+    links: { self: `${account}/balances`, account },
+  };
+}
+
+export function presentTransaction(base: string, row: TransactionRow): Transaction {
+  const account = accountUrl(base, row.account_id);
+  const complete = row.processing_status === 'complete';
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    amount: formatCents(row.amount_cents),
+    date: row.date,
+    description: row.description,
+    status: row.status,
+    type: row.type,
+    running_balance: row.status === 'posted' && row.running_balance_cents !== null ? formatCents(row.running_balance_cents) : null,
+    details: {
+      processing_status: row.processing_status,
+      // Enrichment results show once enrichment has completed.
+      category: complete ? (row.category as Transaction['details']['category']) : null,
+      counterparty: {
+        name: complete ? row.counterparty_name : null,
+        type: complete ? row.counterparty_type : null,
+      },
+    },
+    links: { self: `${account}/transactions/${row.id}`, account },
+  };
+}
+
+export function presentPayee(base: string, row: PayeeRow): Payee {
+  return {
+    scheme: row.scheme as Payee['scheme'],
+    address: row.address,
+    name: row.name,
+    type: row.type,
+    account_id: row.account_id,
+    links: { account: accountUrl(base, row.account_id) },
+  };
+}
+
+export function presentPayment(base: string, row: PaymentRow): Payment {
+  const account = accountUrl(base, row.account_id);
+  return {
+    id: row.id,
+    amount: row.amount,
+    memo: row.memo,
+    reference: row.reference,
+    date: row.date,
+    payee: {
+      scheme: row.payee_scheme as Payment['payee']['scheme'],
+      type: row.payee_type,
+      name: row.payee_name,
+      address: row.payee_address,
+    },
+    links: { self: `${account}/payments/${row.id}`, account },
+  };
+}

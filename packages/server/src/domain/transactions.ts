@@ -1,0 +1,74 @@
+// Transaction reads: keyset pages streamed in chunks (a page deep in a huge history costs what
+// the first does), and the microdeposit check that fetching transactions triggers.
+import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionRow } from '../storage/store.ts';
+import { enrollmentNow } from './clock.ts';
+import { transact, type Deps } from './context.ts';
+import { notFound, unprocessable } from './errors.ts';
+
+export interface TransactionFilter {
+  count?: number | undefined;
+  fromId?: string | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+}
+
+const CHUNK = 500;
+
+/** Resolves the cursor up front, so a bad `from_id` fails before anything is streamed. */
+export async function openTransactionList(deps: Deps, account: AccountRow, filter: TransactionFilter): Promise<AsyncIterable<TransactionRow>> {
+  if (filter.startDate && filter.endDate && filter.startDate > filter.endDate) {
+    throw unprocessable({ start_date: ['must not be after end_date'] });
+  }
+  let cursor: TransactionCursor | undefined;
+  if (filter.fromId !== undefined) {
+    const from = await deps.store.transactions.get(account.id, filter.fromId);
+    if (!from) throw unprocessable({ from_id: ['is not a transaction of this account'] });
+    cursor = { date: from.date, seq: from.seq };
+  }
+  const store = deps.store;
+  return {
+    async *[Symbol.asyncIterator]() {
+      let remaining = filter.count ?? Number.POSITIVE_INFINITY;
+      while (remaining > 0) {
+        const limit = Math.min(CHUNK, remaining);
+        const rows = await store.transactions.page(account.id, {
+          ...(cursor ? { before: cursor } : {}),
+          ...(filter.startDate ? { startDate: filter.startDate } : {}),
+          ...(filter.endDate ? { endDate: filter.endDate } : {}),
+          limit,
+        });
+        for (const row of rows) yield row;
+        remaining -= rows.length;
+        if (rows.length < limit) return;
+        const last = rows[rows.length - 1]!;
+        cursor = { date: last.date, seq: last.seq };
+      }
+    },
+  };
+}
+
+export async function transactionOf(deps: Deps, account: AccountRow, id: string): Promise<TransactionRow> {
+  const row = await deps.store.transactions.get(account.id, id);
+  if (!row) throw notFound(`No transaction ${id} in account ${account.id}.`);
+  return row;
+}
+
+/**
+ * The sandbox's microdeposit check: once the `Success` account's transactions are fetched, its
+ * microdeposits have been seen and the verification completes.
+ */
+export async function noteTransactionsFetched(deps: Deps, enrollment: EnrollmentRow, account: AccountRow): Promise<void> {
+  if (account.verification !== 'pending' || account.verification_outcome !== 'success') return;
+  await transact(deps, async (tx, emit) => {
+    await tx.enrollments.getForUpdate(enrollment.id);
+    const current = await tx.accounts.get(enrollment.id, account.id);
+    if (current?.verification !== 'pending') return;
+    await tx.accounts.update(account.id, { verification: 'verified', verification_expires_at: null });
+    await emit({
+      type: 'account.number_verification.processed',
+      payload: { account_id: account.id, status: 'completed' },
+      enrollmentId: enrollment.id,
+      at: enrollmentNow(deps.now, enrollment),
+    });
+  });
+}

@@ -1,0 +1,32 @@
+// The Hono environment of the app: what middleware hands to handlers.
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+import type { Deps } from '../domain/context.ts';
+import type { EnrollmentRow } from '../storage/store.ts';
+
+export interface AppVariables {
+  /** The version serving the request. */
+  version: string;
+  /** Absolute base of the links in responses. */
+  base: string;
+  /** Set by the authentication middleware. */
+  enrollment: EnrollmentRow;
+  /** Set by the validation middleware: coerced parameters and the body. */
+  params: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface AppEnv {
+  /** Present when served by the Node adapter; absent for in-process `fetch`. */
+  Bindings: { incoming?: IncomingMessage } | undefined;
+  Variables: AppVariables;
+}
+
+export type AppContext = Context<AppEnv>;
+
+/** Shared by the routes: the domain dependencies and the app's settings. */
+export interface Runtime {
+  deps: Deps;
+  defaultVersion: string;
+  sandbox: boolean;
+}

@@ -1,0 +1,138 @@
+// Typed responses. Bodies are checked by the compiler against the generated `operations`
+// (current version; the sandbox document for the control API), then rewritten into the
+// requested version's shapes on the way out.
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { JSONLike, RequestBodyJSON, ResponseContent, ResponseObjectMap } from 'openapi-typescript-helpers';
+import type { operations, sandboxOperations } from '../contract/types.ts';
+import { presentDetails } from '../domain/present.ts';
+import { rewriteResource, rewrites, type ChangeContext, type Resource } from '../versions/index.ts';
+import type { AppContext, Runtime } from './env.ts';
+
+type Responses<Ops, O extends keyof Ops> = ResponseObjectMap<Ops[O]>;
+type SuccessStatus<R> = Extract<keyof R, 200 | 201 | 202>;
+type JsonBody<R> = JSONLike<ResponseContent<R>>;
+
+export type ApiOperation = keyof operations;
+export type SandboxOperation = keyof sandboxOperations;
+export type ApiStatus<O extends ApiOperation> = SuccessStatus<Responses<operations, O>>;
+export type ApiBody<O extends ApiOperation, S extends ApiStatus<O>> = JsonBody<Responses<operations, O>[S]>;
+export type SandboxStatus<O extends SandboxOperation> = SuccessStatus<Responses<sandboxOperations, O>>;
+export type SandboxBody<O extends SandboxOperation, S extends SandboxStatus<O>> = JsonBody<Responses<sandboxOperations, O>[S]>;
+/** Element type of an operation whose 200 body is an array. */
+export type ApiItem<O extends ApiOperation> = ApiBody<O, ApiStatus<O>> extends (infer T)[] ? T : never;
+
+export type ApiRequest<O extends ApiOperation> = RequestBodyJSON<operations[O]>;
+export type SandboxRequest<O extends SandboxOperation> = RequestBodyJSON<sandboxOperations[O]>;
+
+/** The validated request body, typed from the operation (current version's shape). */
+export const apiBody = <O extends ApiOperation>(c: AppContext, _operation: O): ApiRequest<O> => c.get('body') as ApiRequest<O>;
+export const sandboxBody = <O extends SandboxOperation>(c: AppContext, _operation: O): SandboxRequest<O> =>
+  c.get('body') as SandboxRequest<O>;
+
+/** The resource each operation returns, for the version change modules. */
+const RESOURCES: Partial<Record<ApiOperation, Resource>> = {
+  listAccounts: 'Account',
+  getAccount: 'Account',
+  getAccountDetails: 'AccountDetails',
+  getAccountBalances: 'AccountBalances',
+  listTransactions: 'Transaction',
+  getTransaction: 'Transaction',
+  createPayee: 'Payee',
+  listPaymentSchemes: 'PaymentSchemes',
+  createPayment: 'Payment',
+  listPayments: 'Payment',
+  getPayment: 'Payment',
+};
+
+export function changeContext(c: AppContext, runtime: Runtime): ChangeContext {
+  return {
+    async details(accountId) {
+      const account = await runtime.deps.store.accounts.get(c.get('enrollment').id, accountId);
+      if (!account || account.verification === 'pending' || account.verification === 'expired') return null;
+      return presentDetails(c.get('base'), account);
+    },
+  };
+}
+
+async function versioned(c: AppContext, runtime: Runtime, operation: ApiOperation, body: unknown): Promise<unknown> {
+  const resource = RESOURCES[operation];
+  const version = c.get('version');
+  if (!resource || !rewrites(version, resource)) return body;
+  // An MFA challenge has the same shape in every version.
+  if (body && typeof body === 'object' && 'connect_token' in body) return body;
+  const context = changeContext(c, runtime);
+  if (Array.isArray(body)) return Promise.all(body.map((item) => rewriteResource(version, resource, item, context)));
+  return rewriteResource(version, resource, body, context);
+}
+
+export async function apiJson<O extends ApiOperation, S extends ApiStatus<O>>(
+  c: AppContext,
+  runtime: Runtime,
+  operation: O,
+  status: S,
+  body: ApiBody<O, S>,
+): Promise<Response> {
+  return c.json(await versioned(c, runtime, operation, body), status as ContentfulStatusCode);
+}
+
+export function sandboxJson<O extends SandboxOperation, S extends SandboxStatus<O>>(
+  c: AppContext,
+  _operation: O,
+  status: S,
+  body: SandboxBody<O, S>,
+): Response {
+  return c.json(body as object, status as ContentfulStatusCode);
+}
+
+export const noContent = (c: AppContext): Response => c.body(null, 204);
+
+const STREAM_BATCH = 200;
+
+/**
+ * Streams a JSON array: items are read and written a batch at a time as the client consumes
+ * them, so a million-row list never sits in memory.
+ */
+export function apiJsonStream<O extends ApiOperation>(
+  c: AppContext,
+  runtime: Runtime,
+  operation: O,
+  items: AsyncIterable<ApiItem<O>>,
+): Response {
+  const iterator = items[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  const resource = RESOURCES[operation];
+  const version = c.get('version');
+  const rewrite = resource && rewrites(version, resource) ? resource : undefined;
+  const context = changeContext(c, runtime);
+  let first = true;
+  let done = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (done) return;
+      try {
+        let chunk = first ? '[' : '';
+        for (let i = 0; i < STREAM_BATCH; i++) {
+          const next = await iterator.next();
+          if (next.done) {
+            done = true;
+            chunk += ']';
+            break;
+          }
+          const value = rewrite ? await rewriteResource(version, rewrite, next.value, context) : next.value;
+          chunk += (first ? '' : ',') + JSON.stringify(value);
+          first = false;
+        }
+        controller.enqueue(encoder.encode(chunk));
+        if (done) controller.close();
+      } catch (error) {
+        done = true;
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      done = true;
+      await iterator.return?.();
+    },
+  });
+  return c.body(stream, 200, { 'Content-Type': 'application/json' });
+}

@@ -1,0 +1,39 @@
+// Declares a route of the description: its operation, and the middleware it needs
+// (authentication, enrollment status header, request validation) in that order.
+import type { Handler, Hono, MiddlewareHandler } from 'hono';
+import type { AppContext, AppEnv, Runtime } from './env.ts';
+import { authenticate } from './middleware/auth.ts';
+import { enrollmentStatusHeader } from './middleware/enrollment-status.ts';
+import { validateRequest, type Validators } from './middleware/validate.ts';
+
+export interface RouteOptions {
+  operationId: string;
+  document: 'api' | 'sandbox';
+  /** Whether an access token is required (default true). */
+  auth?: boolean;
+  /** The request needs the institution: triggers the sandbox's disconnect-on-use users. */
+  bank?: boolean;
+  /** Adds Service-Enrollment-Status to the response. */
+  enrollmentStatus?: boolean;
+}
+
+export type Method = 'get' | 'post' | 'put' | 'delete' | 'options';
+
+export interface Router {
+  route(method: Method, path: string, options: RouteOptions, handler: (c: AppContext) => Promise<Response> | Response): void;
+}
+
+export function router(app: Hono<AppEnv>, runtime: Runtime, validators: Validators): Router {
+  return {
+    route(method, path, options, handler) {
+      const chain: MiddlewareHandler<AppEnv>[] = [];
+      if (options.auth !== false) {
+        chain.push(authenticate(runtime, { sandboxOnly: options.document === 'sandbox', bank: options.bank === true }));
+      }
+      if (options.enrollmentStatus) chain.push(enrollmentStatusHeader);
+      chain.push(validateRequest(validators, options.operationId, options.document));
+      const on = app.on.bind(app) as (method: string, path: string, ...handlers: (Handler<AppEnv> | MiddlewareHandler<AppEnv>)[]) => unknown;
+      on(method.toUpperCase(), path, ...chain, handler as Handler<AppEnv>);
+    },
+  };
+}

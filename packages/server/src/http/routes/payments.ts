@@ -1,0 +1,52 @@
+// Payees and Zelle payments.
+import {
+  createPayee,
+  createPayment,
+  listPayments,
+  paymentOf,
+  requirePayments,
+  SCHEMES,
+} from '../../domain/payments.ts';
+import { presentPayee, presentPayment } from '../../domain/present.ts';
+import type { Runtime } from '../env.ts';
+import { apiBody, apiJson } from '../respond.ts';
+import type { Router } from '../router.ts';
+import { pathAccount } from './accounts.ts';
+
+export function paymentRoutes(r: Router, runtime: Runtime): void {
+  const api = { document: 'api' } as const;
+
+  r.route('post', '/accounts/:account_id/payees', { ...api, operationId: 'createPayee' }, async (c) => {
+    const account = await pathAccount(c, runtime, { bank: true });
+    const result = await createPayee(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayee'));
+    const body = 'connect_token' in result ? result : presentPayee(c.get('base'), result);
+    return apiJson(c, runtime, 'createPayee', 200, body);
+  });
+
+  r.route('options', '/accounts/:account_id/payments', { ...api, operationId: 'listPaymentSchemes' }, async (c) => {
+    const account = await pathAccount(c, runtime);
+    requirePayments(account);
+    return apiJson(c, runtime, 'listPaymentSchemes', 200, { schemes: SCHEMES.map((name) => ({ name })) });
+  });
+
+  r.route('post', '/accounts/:account_id/payments', { ...api, operationId: 'createPayment' }, async (c) => {
+    const account = await pathAccount(c, runtime, { bank: true });
+    const key = c.get('params')['Idempotency-Key'] as string | undefined;
+    const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), c.get('base'), key);
+    if ('connect_token' in result) return apiJson(c, runtime, 'createPayment', 200, result);
+    return apiJson(c, runtime, 'createPayment', 202, result.body);
+  });
+
+  r.route('get', '/accounts/:account_id/payments', { ...api, operationId: 'listPayments' }, async (c) => {
+    const account = await pathAccount(c, runtime);
+    const rows = await listPayments(runtime.deps, account);
+    return apiJson(c, runtime, 'listPayments', 200, rows.map((row) => presentPayment(c.get('base'), row)));
+  });
+
+  r.route('get', '/accounts/:account_id/payments/:payment_id', { ...api, operationId: 'getPayment' }, async (c) => {
+    const account = await pathAccount(c, runtime);
+    requirePayments(account);
+    const row = await paymentOf(runtime.deps, account, c.req.param('payment_id')!);
+    return apiJson(c, runtime, 'getPayment', 200, presentPayment(c.get('base'), row));
+  });
+}

@@ -1,0 +1,142 @@
+// The sandbox control API: what the connect widget and the dashboard do in live mode.
+import { accountFor, closeAccount } from '../../domain/accounts.ts';
+import { DAY_MS, enrollmentNow, isoTime } from '../../domain/clock.ts';
+import { transact } from '../../domain/context.ts';
+import { createEnrollment } from '../../domain/enrollments.ts';
+import { enrollmentDisconnected, unprocessable } from '../../domain/errors.ts';
+import type { EventPayloads, EventType } from '../../domain/events.ts';
+import { disconnect, enrollmentStatus, runLifecycle } from '../../domain/lifecycle.ts';
+import { presentAccount } from '../../domain/present.ts';
+import { fireEvent, rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../domain/webhooks.ts';
+import { institution } from '../../sandbox/institutions.ts';
+import type { EnrollmentRow } from '../../storage/store.ts';
+import type { Runtime } from '../env.ts';
+import { sandboxBody, sandboxJson } from '../respond.ts';
+import type { Router } from '../router.ts';
+
+/** Largest clock offset the sandbox keeps (100 years). */
+const MAX_OFFSET_SECONDS = 3_153_600_000;
+const DELIVERY_LOG_SIZE = 100;
+
+const institutionOf = (enrollment: EnrollmentRow) => {
+  const bank = institution(enrollment.institution_id);
+  return { id: bank.id, name: bank.name };
+};
+
+const clockOf = (runtime: Runtime, enrollment: EnrollmentRow) => ({
+  now: isoTime(enrollmentNow(runtime.deps.now, enrollment)),
+  offset_seconds: Math.floor(enrollment.clock_offset_ms / 1000),
+});
+
+export function sandboxRoutes(r: Router, runtime: Runtime): void {
+  const sandbox = { document: 'sandbox' } as const;
+  const deps = runtime.deps;
+
+  r.route('post', '/sandbox/enrollments', { ...sandbox, operationId: 'createSandboxEnrollment', auth: false }, async (c) => {
+    const body = sandboxBody(c, 'createSandboxEnrollment');
+    const created = await createEnrollment(deps, body);
+    return sandboxJson(c, 'createSandboxEnrollment', 201, {
+      access_token: created.token,
+      enrollment: { id: created.enrollment.id, institution: institutionOf(created.enrollment) },
+      accounts: created.accounts.map((row) => presentAccount(c.get('base'), row, created.enrollment.institution_id)),
+    });
+  });
+
+  r.route('post', '/sandbox/enrollment/disconnect', { ...sandbox, operationId: 'disconnectSandboxEnrollment' }, async (c) => {
+    const reason = sandboxBody(c, 'disconnectSandboxEnrollment').reason ?? null;
+    const enrollment = await transact(deps, async (tx, emit) => {
+      const current = (await tx.enrollments.getForUpdate(c.get('enrollment').id))!;
+      if (current.status === 'disconnected') {
+        // Already disconnected: only the reason changes, and no second event is sent.
+        await tx.enrollments.update(current.id, { status_reason: reason });
+      } else {
+        await disconnect(tx, emit, current, reason, enrollmentNow(deps.now, current));
+      }
+      return (await tx.enrollments.get(current.id))!;
+    });
+    return sandboxJson(c, 'disconnectSandboxEnrollment', 200, {
+      id: enrollment.id,
+      status: enrollmentStatus(enrollment),
+      institution: institutionOf(enrollment),
+    });
+  });
+
+  r.route('post', '/sandbox/enrollment/refresh', { ...sandbox, operationId: 'refreshSandboxEnrollment' }, async (c) => {
+    const enrollment = c.get('enrollment');
+    if (enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
+    const added = await transact(deps, async (tx, emit) => {
+      const current = (await tx.enrollments.getForUpdate(enrollment.id))!;
+      return runLifecycle(deps, tx, emit, current, enrollmentNow(deps.now, current), { refresh: true });
+    });
+    return sandboxJson(c, 'refreshSandboxEnrollment', 200, { new_transactions: added });
+  });
+
+  r.route('post', '/sandbox/accounts/:account_id/close', { ...sandbox, operationId: 'closeSandboxAccount' }, async (c) => {
+    const enrollment = c.get('enrollment');
+    const account = await accountFor(deps, enrollment, c.req.param('account_id')!, { allowClosed: true });
+    const reason = sandboxBody(c, 'closeSandboxAccount').reason ?? null;
+    // Closing a closed account changes nothing.
+    const closed = account.status === 'closed' ? account : await closeAccount(deps, account, reason);
+    return sandboxJson(c, 'closeSandboxAccount', 200, presentAccount(c.get('base'), closed, enrollment.institution_id));
+  });
+
+  r.route('get', '/sandbox/clock', { ...sandbox, operationId: 'getSandboxClock' }, (c) =>
+    sandboxJson(c, 'getSandboxClock', 200, clockOf(runtime, c.get('enrollment'))),
+  );
+
+  r.route('post', '/sandbox/clock/advance', { ...sandbox, operationId: 'advanceSandboxClock' }, async (c) => {
+    const body = sandboxBody(c, 'advanceSandboxClock');
+    const advanceMs = (body.days ?? 0) * DAY_MS + (body.seconds ?? 0) * 1000;
+    const enrollment = await transact(deps, async (tx, emit) => {
+      const current = (await tx.enrollments.getForUpdate(c.get('enrollment').id))!;
+      const offset = current.clock_offset_ms + advanceMs;
+      if (offset / 1000 > MAX_OFFSET_SECONDS) throw unprocessable({ days: ['would move the clock more than 100 years ahead'] });
+      await tx.enrollments.update(current.id, { clock_offset_ms: offset });
+      const moved = { ...current, clock_offset_ms: offset };
+      // Everything that fell due in the advanced span happens now, in order.
+      await runLifecycle(deps, tx, emit, moved, enrollmentNow(deps.now, moved));
+      return (await tx.enrollments.get(current.id))!;
+    });
+    return sandboxJson(c, 'advanceSandboxClock', 200, clockOf(runtime, enrollment));
+  });
+
+  r.route('get', '/sandbox/webhook', { ...sandbox, operationId: 'getSandboxWebhook' }, async (c) =>
+    sandboxJson(c, 'getSandboxWebhook', 200, await webhookSettings(deps)),
+  );
+
+  r.route('put', '/sandbox/webhook', { ...sandbox, operationId: 'setSandboxWebhook' }, async (c) => {
+    const { url } = sandboxBody(c, 'setSandboxWebhook');
+    if (url !== null && !/^https?:\/\//i.test(url)) throw unprocessable({ url: ['must be an absolute http or https URL'] });
+    return sandboxJson(c, 'setSandboxWebhook', 200, await setWebhookUrl(deps, url));
+  });
+
+  r.route('post', '/sandbox/webhook/secrets', { ...sandbox, operationId: 'rotateSandboxWebhookSecret' }, async (c) => {
+    const { expire_current_at } = sandboxBody(c, 'rotateSandboxWebhookSecret');
+    return sandboxJson(c, 'rotateSandboxWebhookSecret', 201, await rotateWebhookSecret(deps, Date.parse(expire_current_at)));
+  });
+
+  r.route('post', '/sandbox/events', { ...sandbox, operationId: 'fireSandboxEvent' }, async (c) => {
+    const { type, payload } = sandboxBody(c, 'fireSandboxEvent') as { type: EventType; payload?: EventPayloads[EventType] };
+    const event = await fireEvent(deps, c.get('enrollment'), type, payload);
+    return sandboxJson(c, 'fireSandboxEvent', 202, event);
+  });
+
+  r.route('get', '/sandbox/webhook/deliveries', { ...sandbox, operationId: 'listSandboxWebhookDeliveries' }, async (c) => {
+    const rows = await deps.store.outbox.listDeliveries(DELIVERY_LOG_SIZE);
+    return sandboxJson(
+      c,
+      'listSandboxWebhookDeliveries',
+      200,
+      rows.map((row) => ({
+        id: row.id,
+        event_id: row.event_id,
+        event_type: row.event_type as EventType,
+        status: row.status,
+        attempts: row.attempts,
+        last_status: row.last_status,
+        next_attempt_at: row.next_attempt_at === null ? null : isoTime(row.next_attempt_at),
+        delivered_at: row.delivered_at === null ? null : isoTime(row.delivered_at),
+      })),
+    );
+  });
+}

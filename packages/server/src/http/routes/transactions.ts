@@ -1,0 +1,40 @@
+// Transactions: streamed, newest-first lists with keyset pagination, and single reads.
+import { noteTransactionsFetched, openTransactionList, transactionOf } from '../../domain/transactions.ts';
+import { presentTransaction } from '../../domain/present.ts';
+import type { Runtime } from '../env.ts';
+import { apiJson, apiJsonStream } from '../respond.ts';
+import type { Router } from '../router.ts';
+import { pathAccount } from './accounts.ts';
+
+export function transactionRoutes(r: Router, runtime: Runtime): void {
+  const options = { document: 'api', bank: true, enrollmentStatus: true } as const;
+
+  r.route('get', '/accounts/:account_id/transactions', { ...options, operationId: 'listTransactions' }, async (c) => {
+    const account = await pathAccount(c, runtime, { bank: true });
+    const params = c.get('params');
+    const rows = await openTransactionList(runtime.deps, account, {
+      count: params.count as number | undefined,
+      fromId: params.from_id as string | undefined,
+      startDate: params.start_date as string | undefined,
+      endDate: params.end_date as string | undefined,
+    });
+    await noteTransactionsFetched(runtime.deps, c.get('enrollment'), account);
+    const base = c.get('base');
+    return apiJsonStream(c, runtime, 'listTransactions', {
+      async *[Symbol.asyncIterator]() {
+        for await (const row of rows) yield presentTransaction(base, row);
+      },
+    });
+  });
+
+  r.route(
+    'get',
+    '/accounts/:account_id/transactions/:transaction_id',
+    { ...options, operationId: 'getTransaction' },
+    async (c) => {
+      const account = await pathAccount(c, runtime, { bank: true });
+      const row = await transactionOf(runtime.deps, account, c.req.param('transaction_id')!);
+      return apiJson(c, runtime, 'getTransaction', 200, presentTransaction(c.get('base'), row));
+    },
+  );
+}

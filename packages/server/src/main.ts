@@ -1,0 +1,67 @@
+// Starts the server with the sandbox enabled on a SQLite file, and prints a ready sandbox
+// token with a curl line that works as printed.
+//
+// Environment: PORT (3000), HOST (0.0.0.0), DATABASE_PATH (./data/sandbox.sqlite),
+// DEFAULT_VERSION (2020-10-12), PUBLIC_URL (base of links; default from each request),
+// TLS_KEY / TLS_CERT / TLS_CLIENT_CA (files; HTTPS, and live tokens need a client
+// certificate signed by the client CA), SANDBOX=off to disable the sandbox control API,
+// RATE_LIMIT (requests per second per caller, bursts of twice that; none by default),
+// ACCESS_LOG=off to silence the one-line-per-request log.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startServer, type TlsOptions } from './server.ts';
+
+function tlsFromEnv(): TlsOptions | undefined {
+  const { TLS_KEY, TLS_CERT, TLS_CLIENT_CA } = process.env;
+  if (!TLS_KEY || !TLS_CERT) return undefined;
+  return {
+    key: readFileSync(TLS_KEY),
+    cert: readFileSync(TLS_CERT),
+    ...(TLS_CLIENT_CA ? { clientCa: readFileSync(TLS_CLIENT_CA) } : {}),
+  };
+}
+
+const databasePath = resolve(process.env.DATABASE_PATH ?? './data/sandbox.sqlite');
+const sandbox = process.env.SANDBOX !== 'off';
+const tls = tlsFromEnv();
+const rate = Number(process.env.RATE_LIMIT ?? 0);
+const running = await startServer({
+  port: Number(process.env.PORT ?? 3000),
+  hostname: process.env.HOST ?? '0.0.0.0',
+  databasePath,
+  sandbox,
+  ...(process.env.DEFAULT_VERSION ? { defaultVersion: process.env.DEFAULT_VERSION } : {}),
+  ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
+  ...(tls ? { tls } : {}),
+  ...(rate > 0 ? { rateLimit: { perSecond: rate, burst: rate * 2 } } : {}),
+  ...(process.env.ACCESS_LOG === 'off' ? {} : { accessLog: (line: string) => console.log(line) }),
+});
+
+console.log(`Listening on ${running.url} (database ${databasePath})`);
+if (sandbox) {
+  // Enrolls the sandbox user `username` through the control API, as an integrator would.
+  const response = await running.app.request(`${running.url}/sandbox/enrollments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'username', password: 'password' }),
+  });
+  const created = (await response.json()) as { access_token: string };
+  console.log(`\nSandbox access token: ${created.access_token}`);
+  console.log(`Try it:\n  curl ${tls ? '-k ' : ''}-u ${created.access_token}: ${running.url}/accounts\n`);
+}
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: finishing requests in flight, then stopping.`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}

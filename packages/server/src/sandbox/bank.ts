@@ -1,0 +1,246 @@
+// The sandbox's stand-in for a bank: turns simulated activity into ledger rows, day by day.
+// Each simulated day first posts the pending transactions due that day, then books the day's
+// activity; sequence numbers follow that order, so running balances agree with the ledger in
+// the newest-first listing.
+import { addDays, DAY_MS, startOfDay } from '../domain/clock.ts';
+import { newId } from '../domain/ids.ts';
+import { seeded } from '../domain/prng.ts';
+import type { AccountRow, Repos, TransactionRow } from '../storage/store.ts';
+import { dayActivity, refreshActivity, type Activity, type Balances } from './activity.ts';
+import { institution } from './institutions.ts';
+import type { AccountKey } from './users.ts';
+
+export interface SimulationClock {
+  /** Calendar day of the enrollment clock. */
+  today: string;
+  /** Enrollment-clock time. */
+  now: number;
+  enrichDelayMs: number;
+}
+
+export interface SimulationResult {
+  /** New transactions (null when not collected, e.g. for a very large history). */
+  created: TransactionRow[] | null;
+  /** Pending transactions that posted in place. */
+  posted: TransactionRow[];
+  createdCount: number;
+}
+
+export interface SimulatedEnrollment {
+  username: string;
+  institution_id: string;
+  /** Day 0 of the simulation: the enrollment's creation day. */
+  created_day: string;
+}
+
+interface AccountState {
+  row: AccountRow;
+  key: AccountKey;
+  ledger: number;
+  seq: number;
+  pending: TransactionRow[];
+  touched: boolean;
+}
+
+/** Days between two YYYY-MM-DD dates. */
+export const daysBetween = (from: string, to: string): number => Math.round((startOfDay(to) - startOfDay(from)) / DAY_MS);
+
+/** Available balance: ledger less pending debits (credit cards: limit less owed and pending purchases). */
+export function availableOf(account: Pick<AccountRow, 'type' | 'credit_limit_cents'>, ledger: number, pending: TransactionRow[]): number {
+  if (account.type === 'credit') {
+    const holds = pending.reduce((sum, txn) => sum + Math.max(0, txn.amount_cents), 0);
+    return (account.credit_limit_cents ?? 0) - ledger - holds;
+  }
+  return ledger + pending.reduce((sum, txn) => sum + Math.min(0, txn.amount_cents), 0);
+}
+
+export class Simulation {
+  private readonly tx: Repos;
+  private readonly username: string;
+  private readonly institutionId: string;
+  private readonly createdDay: string;
+  private readonly clock: SimulationClock;
+  private readonly states: AccountState[];
+  private readonly collect: boolean;
+  private readonly result: SimulationResult;
+
+  private constructor(tx: Repos, enrollment: SimulatedEnrollment, clock: SimulationClock, states: AccountState[], collect: boolean) {
+    this.tx = tx;
+    this.username = enrollment.username;
+    this.institutionId = enrollment.institution_id;
+    this.createdDay = enrollment.created_day;
+    this.clock = clock;
+    this.states = states;
+    this.collect = collect;
+    this.result = { created: collect ? [] : null, posted: [], createdCount: 0 };
+  }
+
+  /** Accounts that still take part: open and authorized. */
+  static async start(
+    tx: Repos,
+    enrollment: SimulatedEnrollment,
+    accounts: AccountRow[],
+    clock: SimulationClock,
+    collect = true,
+  ): Promise<Simulation> {
+    const states: AccountState[] = [];
+    for (const row of accounts) {
+      if (row.status !== 'open' || row.removed_at !== null) continue;
+      states.push({
+        row,
+        key: row.profile as AccountKey,
+        ledger: row.ledger_cents,
+        seq: await tx.transactions.maxSeq(row.id),
+        pending: await tx.transactions.listPending(row.id),
+        touched: false,
+      });
+    }
+    return new Simulation(tx, enrollment, clock, states, collect);
+  }
+
+  private byKey(key: AccountKey): AccountState | undefined {
+    return this.states.find((state) => state.key === key);
+  }
+
+  /** Simulates the days after `from` up to and including `through`. */
+  async run(from: string, through: string, historyPerDay = 0): Promise<void> {
+    for (let day = addDays(from, 1); day <= through; day = addDays(day, 1)) {
+      await this.postDue(day);
+      await this.book(day, this.activityOf(day, historyPerDay));
+    }
+  }
+
+  private activityOf(day: string, historyPerDay: number): Activity[] {
+    const keys = new Set(this.states.map((state) => state.key));
+    const balances: Balances = { ledger: new Map(this.states.map((state) => [state.key, state.ledger])) };
+    return dayActivity(this.username, daysBetween(this.createdDay, day), day, keys, balances, historyPerDay);
+  }
+
+  /** An explicit refresh on a day already simulated still finds a little new card activity. */
+  async refreshExtra(refreshIndex: number): Promise<void> {
+    const keys = new Set(this.states.map((state) => state.key));
+    await this.book(this.clock.today, refreshActivity(this.username, refreshIndex, keys));
+  }
+
+  /** The two small credits of the microdeposit flow. */
+  async microdeposits(key: AccountKey): Promise<void> {
+    const state = this.byKey(key);
+    if (!state) return;
+    const rng = seeded(`${this.username}/microdeposit/${key}`);
+    const bank = institution(this.institutionId);
+    const activity = (amount: number): Activity => ({
+      key,
+      amount,
+      description: `ACCTVERIFY ${bank.shortName}`,
+      type: 'microdeposit',
+      category: null,
+      counterparty: { name: bank.name, type: 'organization' },
+      card: null,
+    });
+    await this.book(this.clock.today, [activity(rng.int(1, 99)), activity(rng.int(1, 99))]);
+  }
+
+  private async postDue(day: string): Promise<void> {
+    for (const state of this.states) {
+      const due = state.pending.filter((txn) => txn.post_date !== null && txn.post_date <= day);
+      if (due.length === 0) continue;
+      state.pending = state.pending.filter((txn) => !due.includes(txn));
+      state.touched = true;
+      for (const txn of due) {
+        const amount = txn.post_amount_cents ?? txn.amount_cents;
+        state.ledger += amount;
+        state.seq += 1;
+        const posted: TransactionRow = {
+          ...txn,
+          seq: state.seq,
+          date: day,
+          amount_cents: amount,
+          status: 'posted',
+          running_balance_cents: state.ledger,
+          post_date: null,
+          post_amount_cents: null,
+          post_replaces: false,
+        };
+        if (txn.post_replaces) {
+          // Changed too much to be matched: the pending record goes, a new one appears.
+          await this.tx.transactions.delete(txn.id);
+          const replacement = { ...posted, id: newId('txn') };
+          await this.tx.transactions.insertMany([replacement]);
+          this.result.createdCount += 1;
+          this.result.created?.push(replacement);
+        } else {
+          await this.tx.transactions.update(txn.id, posted);
+          this.result.posted.push(posted);
+        }
+      }
+    }
+  }
+
+  private async book(day: string, activities: Activity[]): Promise<void> {
+    const pendingFrom = addDays(this.clock.today, -1);
+    const rows: TransactionRow[] = [];
+    // Posted first, so that a day's pending transactions lead the newest-first listing.
+    const ordered = [...activities.filter((a) => !this.isPending(a, day, pendingFrom)), ...activities.filter((a) => this.isPending(a, day, pendingFrom))];
+    for (const [index, activity] of ordered.entries()) {
+      const state = this.byKey(activity.key);
+      if (!state) continue;
+      state.touched = true;
+      state.seq += 1;
+      const pending = this.isPending(activity, day, pendingFrom);
+      const enrichPending = day >= this.clock.today;
+      const row: TransactionRow = {
+        id: newId('txn'),
+        account_id: state.row.id,
+        seq: state.seq,
+        date: day,
+        amount_cents: activity.amount,
+        description: activity.description,
+        status: pending ? 'pending' : 'posted',
+        type: activity.type,
+        running_balance_cents: null,
+        processing_status: enrichPending ? 'pending' : 'complete',
+        category: activity.category,
+        counterparty_name: activity.counterparty?.name ?? null,
+        counterparty_type: activity.counterparty?.type ?? null,
+        post_date: null,
+        post_amount_cents: null,
+        post_replaces: false,
+        enrich_at: enrichPending ? this.clock.now + this.clock.enrichDelayMs : null,
+      };
+      if (pending) {
+        const rng = seeded(`${this.username}/post/${day}/${state.seq}/${index}`);
+        row.post_date = addDays(day, rng.int(1, 3));
+        if (activity.card?.tips) {
+          row.post_amount_cents = Math.round(activity.amount * (1 + rng.int(15, 25) / 100));
+          row.post_replaces = rng.chance(0.5);
+        } else {
+          row.post_amount_cents = activity.amount;
+        }
+        state.pending.push(row);
+      } else {
+        state.ledger += activity.amount;
+        row.running_balance_cents = state.ledger;
+      }
+      rows.push(row);
+    }
+    await this.tx.transactions.insertMany(rows);
+    this.result.createdCount += rows.length;
+    if (this.collect) this.result.created!.push(...rows);
+  }
+
+  private isPending(activity: Activity, day: string, pendingFrom: string): boolean {
+    return activity.card !== null && day >= pendingFrom;
+  }
+
+  /** Writes balances back and returns what happened. */
+  async finish(): Promise<SimulationResult> {
+    for (const state of this.states) {
+      if (!state.touched) continue;
+      await this.tx.accounts.update(state.row.id, {
+        ledger_cents: state.ledger,
+        available_cents: availableOf(state.row, state.ledger, state.pending),
+      });
+    }
+    return this.result;
+  }
+}

@@ -1,0 +1,89 @@
+// Sandbox usernames and what each triggers; other usernames are refused like a bank refuses
+// an unknown login. `history.<n>` is a checking account with about n transactions, for
+// exercising pagination over a very large history.
+import { DEFAULT_INSTITUTION, DEFAULT_MICRODEPOSIT_INSTITUTION } from './institutions.ts';
+
+export type AccountKey = 'checking' | 'savings' | 'credit_card' | 'success' | 'failure' | 'history';
+
+export interface AccountPlan {
+  key: AccountKey;
+  name: string;
+  type: 'depository' | 'credit';
+  subtype: 'checking' | 'savings' | 'credit_card';
+  closed: boolean;
+  /** Microdeposit outcome for accounts whose details need verification. */
+  microdeposit: 'success' | 'failure' | null;
+}
+
+export interface Scenario {
+  accounts: AccountPlan[];
+  disconnectOnUse: boolean;
+  disconnectReason: string | null;
+  defaultInstitution: string;
+  /** Number of transactions of the `history` account (the large-history user). */
+  historySize: number | null;
+}
+
+export const SANDBOX_PASSWORD = 'password';
+export const MAX_HISTORY = 1_000_000;
+
+const REASON = /^[a-z0-9_]+(\.[a-z0-9_]+)*$/;
+
+const plan = (
+  key: AccountKey,
+  name: string,
+  subtype: AccountPlan['subtype'],
+  extra: Partial<AccountPlan> = {},
+): AccountPlan => ({
+  key,
+  name,
+  type: subtype === 'credit_card' ? 'credit' : 'depository',
+  subtype,
+  closed: false,
+  microdeposit: null,
+  ...extra,
+});
+
+const standard = (): AccountPlan[] => [
+  plan('checking', 'Everyday Checking', 'checking'),
+  plan('savings', 'High Yield Savings', 'savings'),
+  plan('credit_card', 'Rewards Credit Card', 'credit_card'),
+];
+
+export function scenarioFor(username: string): Scenario | undefined {
+  const base: Scenario = {
+    accounts: standard(),
+    disconnectOnUse: false,
+    disconnectReason: null,
+    defaultInstitution: DEFAULT_INSTITUTION,
+    historySize: null,
+  };
+  if (username === 'verify.microdeposit') {
+    return {
+      ...base,
+      defaultInstitution: DEFAULT_MICRODEPOSIT_INSTITUTION,
+      accounts: [
+        plan('success', 'Success', 'checking', { microdeposit: 'success' }),
+        plan('failure', 'Failure', 'checking', { microdeposit: 'failure' }),
+      ],
+    };
+  }
+  if (username === 'disconnected' || username.startsWith('disconnected.')) {
+    const reason = username === 'disconnected' ? null : username.slice('disconnected.'.length);
+    if (reason === null || REASON.test(reason)) return { ...base, disconnectOnUse: true, disconnectReason: reason };
+  }
+  if (username === 'closed') {
+    return {
+      ...base,
+      accounts: [plan('checking', 'Everyday Checking', 'checking', { closed: true })],
+    };
+  }
+  const history = /^history\.(\d{1,7})$/.exec(username);
+  if (history) {
+    const size = Number(history[1]);
+    if (size >= 1 && size <= MAX_HISTORY) {
+      return { ...base, accounts: [plan('history', 'Everyday Checking', 'checking')], historySize: size };
+    }
+  }
+  return username === 'username' ? base : undefined;
+}

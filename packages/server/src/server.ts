@@ -1,0 +1,74 @@
+// Serves the app over HTTP, or HTTPS with a client CA (live tokens then need a client
+// certificate signed by it). Closing is graceful: no new connections, requests in flight
+// finish, the delivery worker stops, the store closes.
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
+import { createApp, type App, type AppOptions } from './app.ts';
+
+export interface TlsOptions {
+  key: string | Buffer;
+  cert: string | Buffer;
+  /** CA that signs the developers' client certificates. */
+  clientCa?: string | Buffer;
+}
+
+export interface ServerOptions extends AppOptions {
+  port?: number;
+  hostname?: string;
+  tls?: TlsOptions;
+  /** Longest wait for requests in flight when closing (default 10 s). */
+  shutdownTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  app: App;
+  server: Server;
+  /** Base URL the server listens on. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const app = createApp(options);
+  const tls = options.tls;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    ...(tls
+      ? {
+          createServer: createHttpsServer,
+          serverOptions: {
+            key: tls.key,
+            cert: tls.cert,
+            ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
+          },
+        }
+      : {}),
+  }) as Server;
+  const hostname = options.hostname ?? '0.0.0.0';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, hostname, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `${tls ? 'https' : 'http'}://${hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle as their last response ends: close them as they do.
+      server.closeIdleConnections();
+      const sweeper = setInterval(() => server.closeIdleConnections(), 50);
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, options.shutdownTimeoutMs ?? 10_000).unref());
+      await Promise.race([drained, timeout]);
+      clearInterval(sweeper);
+      server.closeAllConnections();
+      await app.close();
+    })());
+  return { app, server, url, close };
+}

@@ -1,0 +1,160 @@
+// Numbered schema migrations, applied in order once each and recorded in `migrations`.
+// Append new entries; never edit an applied one.
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE enrollments (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        mode TEXT NOT NULL CHECK (mode IN ('sandbox', 'live')),
+        username TEXT NOT NULL,
+        institution_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('healthy', 'disconnected')),
+        status_reason TEXT,
+        disconnect_on_use INTEGER NOT NULL DEFAULT 0,
+        disconnect_on_use_reason TEXT,
+        clock_offset_ms INTEGER NOT NULL DEFAULT 0,
+        revoked_at INTEGER,
+        created_at INTEGER NOT NULL,
+        simulated_through TEXT NOT NULL,
+        next_due_at INTEGER,
+        refresh_count INTEGER NOT NULL DEFAULT 0
+      );
+
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        enrollment_id TEXT NOT NULL REFERENCES enrollments (id),
+        position INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL,
+        subtype TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        last_four TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'closed')),
+        closed_reason TEXT,
+        removed_at INTEGER,
+        payments_supported INTEGER NOT NULL,
+        account_number TEXT NOT NULL,
+        routing_ach TEXT,
+        routing_wire TEXT,
+        verification TEXT NOT NULL CHECK (verification IN ('instant', 'pending', 'verified', 'expired')),
+        verification_outcome TEXT,
+        verification_expires_at INTEGER,
+        ledger_cents INTEGER NOT NULL,
+        available_cents INTEGER NOT NULL,
+        credit_limit_cents INTEGER,
+        profile TEXT NOT NULL
+      );
+      CREATE INDEX accounts_by_enrollment ON accounts (enrollment_id, position);
+
+      CREATE TABLE transactions (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        seq INTEGER NOT NULL,
+        date TEXT NOT NULL,
+        amount_cents INTEGER NOT NULL,
+        description TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('posted', 'pending')),
+        type TEXT NOT NULL,
+        running_balance_cents INTEGER,
+        processing_status TEXT NOT NULL CHECK (processing_status IN ('pending', 'complete')),
+        category TEXT,
+        counterparty_name TEXT,
+        counterparty_type TEXT,
+        post_date TEXT,
+        post_amount_cents INTEGER,
+        post_replaces INTEGER NOT NULL DEFAULT 0,
+        enrich_at INTEGER
+      );
+      -- Keyset pagination, newest first: a deep page costs what a shallow one does.
+      CREATE UNIQUE INDEX transactions_by_account_date ON transactions (account_id, date DESC, seq DESC);
+      CREATE INDEX transactions_pending ON transactions (account_id, post_date) WHERE status = 'pending';
+      CREATE INDEX transactions_enrichment ON transactions (account_id, enrich_at) WHERE enrich_at IS NOT NULL;
+
+      CREATE TABLE payees (
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        scheme TEXT NOT NULL,
+        address TEXT NOT NULL,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, scheme, address)
+      );
+
+      CREATE TABLE payments (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        amount TEXT NOT NULL,
+        amount_cents INTEGER NOT NULL,
+        memo TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        date TEXT NOT NULL,
+        payee_scheme TEXT NOT NULL,
+        payee_type TEXT NOT NULL,
+        payee_name TEXT NOT NULL,
+        payee_address TEXT NOT NULL,
+        transaction_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX payments_by_account ON payments (account_id, created_at DESC);
+
+      -- One row per (scope, key): concurrent requests with one key make one payment.
+      CREATE TABLE idempotency_keys (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        response TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+
+      CREATE TABLE webhook_settings (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        url TEXT
+      );
+      INSERT INTO webhook_settings (id, url) VALUES (1, NULL);
+
+      CREATE TABLE webhook_secrets (
+        id TEXT PRIMARY KEY,
+        secret TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER
+      );
+
+      CREATE TABLE events (
+        id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        enrollment_id TEXT,
+        payload TEXT NOT NULL,
+        timestamp TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE deliveries (
+        id TEXT PRIMARY KEY,
+        event_id TEXT NOT NULL REFERENCES events (id),
+        event_type TEXT NOT NULL,
+        url TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_status INTEGER,
+        last_error TEXT,
+        next_attempt_at INTEGER,
+        delivered_at INTEGER,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX deliveries_recent ON deliveries (created_at DESC);
+    `,
+  },
+];

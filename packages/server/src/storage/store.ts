@@ -1,0 +1,265 @@
+// The storage interface the domain codes against. Every implementation (the embedded
+// SQLite one, a PostgreSQL one) provides the same async repositories; no driver types
+// leak out. Times are epoch milliseconds, money is integer cents, dates are YYYY-MM-DD.
+
+export type Mode = 'sandbox' | 'live';
+export type EnrollmentStatus = 'healthy' | 'disconnected';
+
+export interface EnrollmentRow {
+  id: string;
+  token_hash: string;
+  mode: Mode;
+  username: string;
+  institution_id: string;
+  status: EnrollmentStatus;
+  /** Dot-separated reason of a disconnection, null when none was given. */
+  status_reason: string | null;
+  /** Set for sandbox users that disconnect at their first data request. */
+  disconnect_on_use: boolean;
+  disconnect_on_use_reason: string | null;
+  clock_offset_ms: number;
+  revoked_at: number | null;
+  created_at: number;
+  /** Last day (enrollment clock) the sandbox bank has simulated. */
+  simulated_through: string;
+  /** Enrollment-clock time when the lifecycle next has work to do; null when idle. */
+  next_due_at: number | null;
+  refresh_count: number;
+}
+
+export type AccountType = 'depository' | 'credit';
+export type Verification = 'instant' | 'pending' | 'verified' | 'expired';
+
+export interface AccountRow {
+  id: string;
+  enrollment_id: string;
+  position: number;
+  name: string;
+  type: AccountType;
+  subtype: string;
+  currency: string;
+  last_four: string;
+  status: 'open' | 'closed';
+  closed_reason: string | null;
+  removed_at: number | null;
+  payments_supported: boolean;
+  account_number: string;
+  routing_ach: string | null;
+  routing_wire: string | null;
+  verification: Verification;
+  /** Sandbox microdeposit outcome: verify when the transactions are fetched, or never. */
+  verification_outcome: 'success' | 'failure' | null;
+  verification_expires_at: number | null;
+  ledger_cents: number;
+  available_cents: number;
+  credit_limit_cents: number | null;
+  /** Seed of the account's simulated activity. */
+  profile: string;
+}
+
+export interface TransactionRow {
+  id: string;
+  account_id: string;
+  /** Per-account tie-break: later events get larger numbers. */
+  seq: number;
+  date: string;
+  amount_cents: number;
+  description: string;
+  status: 'posted' | 'pending';
+  type: string;
+  running_balance_cents: number | null;
+  processing_status: 'pending' | 'complete';
+  category: string | null;
+  counterparty_name: string | null;
+  counterparty_type: 'organization' | 'person' | null;
+  /** Pending only: the day it posts, and what posting does. */
+  post_date: string | null;
+  post_amount_cents: number | null;
+  post_replaces: boolean;
+  /** Enrollment-clock time when enrichment completes; null once complete. */
+  enrich_at: number | null;
+}
+
+export interface TransactionCursor {
+  date: string;
+  seq: number;
+}
+
+export interface TransactionQuery {
+  /** Only transactions strictly older than this position (newest-first order). */
+  before?: TransactionCursor;
+  startDate?: string;
+  endDate?: string;
+  limit: number;
+}
+
+export interface PayeeRow {
+  account_id: string;
+  scheme: string;
+  address: string;
+  name: string;
+  type: 'person' | 'business';
+  created_at: number;
+}
+
+export interface PaymentRow {
+  id: string;
+  account_id: string;
+  amount: string;
+  amount_cents: number;
+  memo: string;
+  reference: string;
+  date: string;
+  payee_scheme: string;
+  payee_type: 'person' | 'business';
+  payee_name: string;
+  payee_address: string;
+  transaction_id: string;
+  created_at: number;
+}
+
+export interface IdempotencyRow {
+  scope: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  response: string;
+  /** Enrollment-clock time, which decides retention. */
+  created_at: number;
+}
+
+export interface WebhookSecretRow {
+  id: string;
+  secret: string;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export interface EventRow {
+  id: string;
+  type: string;
+  enrollment_id: string | null;
+  /** JSON of the payload in the current version's shapes. */
+  payload: string;
+  timestamp: string;
+  created_at: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: number | null;
+  delivered_at: number | null;
+  created_at: number;
+}
+
+export interface EnrollmentRepo {
+  insert(row: EnrollmentRow): Promise<void>;
+  get(id: string): Promise<EnrollmentRow | undefined>;
+  /**
+   * Reads the enrollment and holds it until the transaction ends. Every transaction that
+   * reads and then changes an enrollment's data (balances, simulation, state) takes this
+   * first, so concurrent writers of one enrollment queue up (SELECT ... FOR UPDATE in a
+   * server database; the embedded store already runs one writer at a time).
+   */
+  getForUpdate(id: string): Promise<EnrollmentRow | undefined>;
+  getByTokenHash(tokenHash: string): Promise<EnrollmentRow | undefined>;
+  update(id: string, patch: Partial<Omit<EnrollmentRow, 'id'>>): Promise<void>;
+}
+
+export interface AccountRepo {
+  insert(row: AccountRow): Promise<void>;
+  /** Accounts still authorized (not removed), in their display order. */
+  listByEnrollment(enrollmentId: string): Promise<AccountRow[]>;
+  /** An account of that enrollment, removed ones included. */
+  get(enrollmentId: string, id: string): Promise<AccountRow | undefined>;
+  update(id: string, patch: Partial<Omit<AccountRow, 'id' | 'enrollment_id'>>): Promise<void>;
+}
+
+export interface TransactionRepo {
+  insertMany(rows: TransactionRow[]): Promise<void>;
+  get(accountId: string, id: string): Promise<TransactionRow | undefined>;
+  /** Newest first: date descending, then seq descending. Keyset-paginated. */
+  page(accountId: string, query: TransactionQuery): Promise<TransactionRow[]>;
+  listPending(accountId: string): Promise<TransactionRow[]>;
+  listEnrichmentDue(accountId: string, now: number): Promise<TransactionRow[]>;
+  nextEnrichmentAt(accountId: string): Promise<number | null>;
+  maxSeq(accountId: string): Promise<number>;
+  update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id'>>): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+export interface PayeeRepo {
+  get(accountId: string, scheme: string, address: string): Promise<PayeeRow | undefined>;
+  upsert(row: PayeeRow): Promise<void>;
+}
+
+export interface PaymentRepo {
+  insert(row: PaymentRow): Promise<void>;
+  get(accountId: string, id: string): Promise<PaymentRow | undefined>;
+  /** Newest first. */
+  list(accountId: string): Promise<PaymentRow[]>;
+}
+
+export interface IdempotencyRepo {
+  get(scope: string, key: string): Promise<IdempotencyRow | undefined>;
+  /** Throws UniqueViolation when the key exists. */
+  insert(row: IdempotencyRow): Promise<void>;
+  delete(scope: string, key: string): Promise<void>;
+}
+
+export interface WebhookRepo {
+  getUrl(): Promise<string | null>;
+  setUrl(url: string | null): Promise<void>;
+  listSecrets(): Promise<WebhookSecretRow[]>;
+  insertSecret(row: WebhookSecretRow): Promise<void>;
+  updateSecret(id: string, patch: { expires_at: number | null }): Promise<void>;
+}
+
+export interface OutboxRepo {
+  insertEvent(row: EventRow): Promise<void>;
+  getEvent(id: string): Promise<EventRow | undefined>;
+  insertDelivery(row: DeliveryRow): Promise<void>;
+  /** Pending deliveries due at `now`, oldest first. */
+  dueDeliveries(now: number, limit: number): Promise<DeliveryRow[]>;
+  nextDueAt(): Promise<number | null>;
+  listDeliveries(limit: number): Promise<DeliveryRow[]>;
+  updateDelivery(id: string, patch: Partial<Omit<DeliveryRow, 'id' | 'event_id'>>): Promise<void>;
+}
+
+export interface Repos {
+  enrollments: EnrollmentRepo;
+  accounts: AccountRepo;
+  transactions: TransactionRepo;
+  payees: PayeeRepo;
+  payments: PaymentRepo;
+  idempotency: IdempotencyRepo;
+  webhooks: WebhookRepo;
+  outbox: OutboxRepo;
+}
+
+export interface Store extends Repos {
+  /**
+   * Runs `fn` in one atomic, durable transaction: every write goes through here. Reads on
+   * the store itself see committed data only. `fn` must not call `transaction` again and
+   * should not wait on anything but the repositories it is given.
+   */
+  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A unique constraint failed; callers may retry (another writer got there first). */
+export class UniqueViolation extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UniqueViolation';
+  }
+}

@@ -1,0 +1,27 @@
+// What a version change module looks like. The core speaks only the current version; each
+// older version is one module that rewrites current shapes into its own on the way out (and
+// its requests into current ones on the way in). Going back several versions applies the
+// modules in turn, newest first.
+import type { AccountDetails } from '../domain/present.ts';
+
+/** Resources whose shape a version may change, named by their current schema. */
+export type Resource = 'Account' | 'AccountDetails' | 'AccountBalances' | 'Transaction' | 'Payee' | 'Payment' | 'PaymentSchemes';
+
+export interface ChangeContext {
+  /** Details of an account of the caller, or null while its numbers are not available. */
+  details(accountId: string): Promise<AccountDetails | null>;
+}
+
+export type Rewrite = (value: any, context: ChangeContext) => unknown | Promise<unknown>;
+
+export interface VersionChange {
+  /** The version this module produces. */
+  version: string;
+  /** Short summary of how it differs from the version after it. */
+  description: string;
+  resources: Partial<Record<Resource, Rewrite>>;
+  /** Webhook payloads by event type. */
+  events: Partial<Record<string, Rewrite>>;
+  /** Request bodies by operationId, rewritten into the newer version's shape. */
+  requests: Partial<Record<string, (body: any) => unknown>>;
+}

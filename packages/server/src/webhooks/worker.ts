@@ -1,0 +1,174 @@
+// Delivers the outbox: POSTs each pending delivery, signed, and records the outcome. A
+// delivery stays pending until a 2xx is recorded, so deliveries survive restarts (at least
+// once); failures are retried with exponential backoff until the attempts run out.
+import type { Now } from '../domain/clock.ts';
+import type { DeliveryRow, EventRow, Store } from '../storage/store.ts';
+import { SIGNATURE_HEADER, signBody } from './signature.ts';
+
+export interface RetryPolicy {
+  /** Delay before the second attempt; doubles each time. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  maxAttempts: number;
+}
+
+export interface WorkerOptions {
+  store: Store;
+  now: Now;
+  /** Renders the request body of an event (its envelope in the webhook version). */
+  render: (event: EventRow) => Promise<string>;
+  /** The signing secrets in force now. */
+  secrets: () => Promise<string[]>;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  /** Upper bound on how long the worker sleeps when nothing is due. */
+  pollMs: number;
+  concurrency: number;
+  fetch?: typeof fetch;
+  onError?: (error: unknown) => void;
+}
+
+export const defaultRetry: RetryPolicy = { baseDelayMs: 5_000, maxDelayMs: 60 * 60_000, maxAttempts: 12 };
+
+export function backoff(policy: RetryPolicy, attempts: number): number {
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1));
+}
+
+export class DeliveryWorker {
+  private readonly options: WorkerOptions;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking = false;
+  private again = false;
+
+  constructor(options: WorkerOptions) {
+    this.options = options;
+  }
+
+  /** Starts, and picks up whatever was left pending before. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.wake();
+  }
+
+  /** Looks at the outbox now (called after a commit that recorded events). */
+  wake(): void {
+    if (!this.running) return;
+    this.schedule(0);
+  }
+
+  /** Stops taking work and waits for the attempts in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** Resolves once nothing is due or in flight (for tests and shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      await Promise.allSettled([...this.inFlight.values()]);
+      const due = await this.options.store.outbox.dueDeliveries(this.options.now(), 1);
+      if (this.inFlight.size === 0 && (due.length === 0 || !this.running)) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  private schedule(delay: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, delay));
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    try {
+      do {
+        this.again = false;
+        const free = this.options.concurrency - this.inFlight.size;
+        if (free <= 0) break;
+        const due = await this.options.store.outbox.dueDeliveries(this.options.now(), free + this.inFlight.size);
+        for (const delivery of due) {
+          if (!this.running || this.inFlight.size >= this.options.concurrency) break;
+          if (this.inFlight.has(delivery.id)) continue;
+          const attempt = this.attempt(delivery)
+            .catch((error) => this.options.onError?.(error))
+            .finally(() => {
+              this.inFlight.delete(delivery.id);
+              this.wake();
+            });
+          this.inFlight.set(delivery.id, attempt);
+        }
+      } while (this.again && this.running);
+      const next = await this.options.store.outbox.nextDueAt();
+      const wait = next === null ? this.options.pollMs : Math.min(this.options.pollMs, next - this.options.now());
+      if (this.inFlight.size < this.options.concurrency) this.schedule(wait);
+    } catch (error) {
+      this.options.onError?.(error);
+      this.schedule(this.options.pollMs);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async attempt(delivery: DeliveryRow): Promise<void> {
+    const { store, now, retry } = this.options;
+    const event = await store.outbox.getEvent(delivery.event_id);
+    if (!event) return;
+    const body = await this.options.render(event);
+    const secrets = await this.options.secrets();
+    const timestamp = Math.floor(now() / 1000);
+    let status: number | null = null;
+    let failure: string | null = null;
+    try {
+      const response = await (this.options.fetch ?? fetch)(delivery.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'aggregation-webhooks/1',
+          [SIGNATURE_HEADER]: signBody(body, secrets, timestamp),
+        },
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: 'manual',
+      });
+      status = response.status;
+      await response.body?.cancel().catch(() => undefined);
+    } catch (error) {
+      failure = (error as Error).name === 'TimeoutError' ? 'timeout' : String((error as Error).message ?? error);
+    }
+    const attempts = delivery.attempts + 1;
+    const at = now();
+    if (status !== null && status >= 200 && status < 300) {
+      await store.transaction((tx) =>
+        tx.outbox.updateDelivery(delivery.id, {
+          status: 'delivered',
+          attempts,
+          last_status: status,
+          last_error: null,
+          next_attempt_at: null,
+          delivered_at: at,
+        }),
+      );
+      return;
+    }
+    const exhausted = attempts >= retry.maxAttempts;
+    await store.transaction((tx) =>
+      tx.outbox.updateDelivery(delivery.id, {
+        status: exhausted ? 'failed' : 'pending',
+        attempts,
+        last_status: status,
+        last_error: failure ?? `HTTP ${status}`,
+        next_attempt_at: exhausted ? null : at + backoff(retry, attempts),
+      }),
+    );
+  }
+}

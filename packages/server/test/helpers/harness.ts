@@ -1,0 +1,199 @@
+// Test harness: an app served in-process, a caller whose every response (status, headers,
+// body) is checked against the bundled description through the shared ContractValidator,
+// and a webhook receiver that verifies signatures with the client's verifyWebhook.
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ContractValidator, type DocumentName } from '@aggregation/openapi/contract';
+import { verifyWebhook } from '@aggregation/client';
+import { createApp, type App, type AppOptions } from '../../src/index.ts';
+
+const validators = new Map<DocumentName, ContractValidator>();
+export function contract(name: DocumentName): ContractValidator {
+  let validator = validators.get(name);
+  if (!validator) {
+    validator = ContractValidator.forDocument(name);
+    validators.set(name, validator);
+  }
+  return validator;
+}
+
+export interface CallOptions {
+  token?: string;
+  /** Sent as Service-Version. */
+  version?: string;
+  json?: unknown;
+  form?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Skip the contract check (for requests the description does not cover at all). */
+  unchecked?: boolean;
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export const basic = (token: string) => `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+
+/** Checks a response against the document that describes it; fails the test on any problem. */
+export function assertContract(method: string, path: string, reply: Reply): void {
+  const pathname = path.split('?')[0]!;
+  const document: DocumentName = pathname.startsWith('/sandbox/')
+    ? 'sandbox'
+    : ((reply.headers.get('service-version') ?? '2020-10-12') as DocumentName);
+  const problems = contract(document).validateResponse({
+    method,
+    path: pathname,
+    status: reply.status,
+    headers: reply.headers,
+    body: reply.text === '' ? undefined : reply.body,
+  });
+  assert.deepEqual(problems, [], `${method} ${path} -> ${reply.status} breaks the ${document} contract: ${reply.text.slice(0, 500)}`);
+}
+
+export type Caller = (method: string, path: string, options?: CallOptions) => Promise<Reply>;
+
+export function caller(fetcher: (request: Request) => Response | Promise<Response>, base = 'http://localhost'): Caller {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = basic(options.token);
+    if (options.version) headers['service-version'] = options.version;
+    let body: string | undefined = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    if (options.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = options.form;
+    }
+    const response = await fetcher(new Request(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) }));
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    if (text !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    const reply: Reply = { status: response.status, headers: response.headers, body: parsed, text };
+    if (!options.unchecked) assertContract(method, path, reply);
+    return reply;
+  };
+}
+
+export interface TestApp {
+  app: App;
+  call: Caller;
+  /** A new sandbox enrollment: its token and accounts. */
+  enroll(username?: string, institution?: string): Promise<{ token: string; enrollmentId: string; accounts: any[] }>;
+  close(): Promise<void>;
+}
+
+export function testApp(options: AppOptions = {}): TestApp {
+  const app = createApp({ webhooks: { retry: { baseDelayMs: 50, maxDelayMs: 200 }, pollMs: 50, ...options.webhooks }, ...withoutWebhooks(options) });
+  const call = caller((request) => app.fetch(request));
+  return {
+    app,
+    call,
+    async enroll(username = 'username', institution) {
+      const reply = await call('POST', '/sandbox/enrollments', {
+        json: { username, password: 'password', ...(institution ? { institution } : {}) },
+      });
+      assert.equal(reply.status, 201, reply.text);
+      return { token: reply.body.access_token, enrollmentId: reply.body.enrollment.id, accounts: reply.body.accounts };
+    },
+    close: () => app.close(),
+  };
+}
+
+function withoutWebhooks(options: AppOptions): AppOptions {
+  const { webhooks: _webhooks, ...rest } = options;
+  return rest;
+}
+
+export interface ReceivedEvent {
+  event: any;
+  raw: string;
+  signature: string;
+}
+
+/** A local webhook endpoint. `respond` decides each answer's status (default 204). */
+export interface Receiver {
+  url: string;
+  events: ReceivedEvent[];
+  /** Why requests were refused (bad signature, contract breach). */
+  rejected: string[];
+  respond: (request: IncomingMessage, attempt: number) => number;
+  /** Delay before answering the first request, in ms (for timeouts). */
+  delayFirst: number;
+  /** Resolves once `count` events (matching `filter`) arrived. */
+  waitFor(count: number, filter?: (event: any) => boolean, timeoutMs?: number): Promise<ReceivedEvent[]>;
+  close(): Promise<void>;
+}
+
+export async function receiver(secrets: () => string[], version: DocumentName = '2020-10-12'): Promise<Receiver> {
+  const events: ReceivedEvent[] = [];
+  const rejected: string[] = [];
+  let attempts = 0;
+  const state: Receiver = {
+    url: '',
+    events,
+    rejected,
+    respond: () => 204,
+    delayFirst: 0,
+    async waitFor(count, filter = () => true, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const matching = events.filter((received) => filter(received.event));
+        if (matching.length >= count) return matching;
+        if (Date.now() > deadline) {
+          throw new Error(`expected ${count} events, got ${matching.length}: ${JSON.stringify(events.map((e) => e.event.type))} ${rejected.join('; ')}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const server: Server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const status = state.respond(request, ++attempts);
+    if (attempts === 1 && state.delayFirst > 0) await new Promise((resolve) => setTimeout(resolve, state.delayFirst));
+    if (status >= 200 && status < 300) {
+      const signature = String(request.headers['service-signature'] ?? '');
+      try {
+        const event = await verifyWebhook(raw, signature, secrets());
+        const problems = contract(version).validateAt(
+          `#/webhooks/${(event as { type: string }).type}/post/requestBody/content/application~1json/schema`,
+          event,
+        );
+        if (problems.length > 0) throw new Error(`event breaks the contract: ${JSON.stringify(problems)}`);
+        events.push({ event, raw, signature });
+      } catch (error) {
+        rejected.push(String(error));
+        response.writeHead(400).end(String(error));
+        return;
+      }
+    }
+    response.writeHead(status).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  return state;
+}
+
+/** Waits until `check` holds (polling). */
+export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

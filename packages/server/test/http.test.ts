@@ -1,0 +1,220 @@
+// The server over real sockets: a file database, concurrency across connections, HTTPS with a
+// client CA for live tokens, rate limiting and a graceful shutdown.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createEnrollment } from '../src/domain/enrollments.ts';
+import { startServer, type RunningServer } from '../src/index.ts';
+import { assertContract, basic, caller, type Caller } from './helpers/harness.ts';
+
+const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
+
+describe('over HTTP with a SQLite file', () => {
+  let dir: string;
+  let running: RunningServer;
+  let call: Caller;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-http-'));
+    running = await startServer({ port: 0, hostname: '127.0.0.1', databasePath: join(dir, 'sandbox.sqlite') });
+    call = caller((request) => fetch(request), running.url);
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the quick start works: enroll, then GET /accounts with Basic auth', async () => {
+    const created = await call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    assert.equal(created.status, 201);
+    const list = await call('GET', '/accounts', { token: created.body.access_token });
+    assert.equal(list.status, 200);
+    assert.equal(list.body.length, 3);
+    assert.ok(list.body[0].links.self.startsWith(running.url));
+  });
+
+  test('curl-style JSON sent as a form still works', async () => {
+    const response = await fetch(`${running.url}/sandbox/enrollments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: JSON.stringify({ username: 'username', password: 'password' }),
+    });
+    assert.equal(response.status, 201);
+  });
+
+  test('concurrent payments with one key over many connections make one payment', async () => {
+    const created = await call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const token = created.body.access_token;
+    const checking = created.body.accounts[0].id;
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        call('POST', `/accounts/${checking}/payments`, {
+          token,
+          json: { amount: '4.20', memo: 'Parallel', payee },
+          headers: { 'idempotency-key': 'parallel-key' },
+        }),
+      ),
+    );
+    assert.ok(replies.every((reply) => reply.status === 202));
+    assert.equal(new Set(replies.map((reply) => reply.body.id)).size, 1);
+    const payments = await call('GET', `/accounts/${checking}/payments`, { token });
+    assert.equal(payments.body.length, 1);
+  });
+
+  test('the store file is in WAL mode with migrations recorded', async () => {
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(join(dir, 'sandbox.sqlite'), { readOnly: true });
+    assert.equal((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal');
+    assert.ok((db.prepare('SELECT COUNT(*) AS n FROM migrations').get() as { n: number }).n >= 1);
+    db.close();
+  });
+});
+
+describe('shutdown', () => {
+  test('requests in flight finish; the server then refuses connections', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'server-stop-'));
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', databasePath: join(dir, 'db.sqlite') });
+    try {
+      const call = caller((request) => fetch(request), running.url);
+      const created = await call('POST', '/sandbox/enrollments', { json: { username: 'history.30000', password: 'password' } });
+      const id = created.body.accounts[0].id;
+      const response = await fetch(`${running.url}/accounts/${id}/transactions`, { headers: { authorization: basic(created.body.access_token) } });
+      assert.equal(response.status, 200);
+      const reader = response.body!.getReader();
+      const first = await reader.read();
+      const closing = running.close();
+      let text = new TextDecoder().decode(first.value);
+      for (let part = await reader.read(); !part.done; part = await reader.read()) text += new TextDecoder().decode(part.value);
+      assert.ok(JSON.parse(text).length >= 30000);
+      await closing;
+      await assert.rejects(fetch(`${running.url}/institutions`));
+    } finally {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('rate limiting', () => {
+  test('429 rate_limited with Retry-After when a caller exceeds its budget', async () => {
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 3 } });
+    try {
+      const call = caller((request) => fetch(request), running.url);
+      const statuses: number[] = [];
+      let limited;
+      for (let i = 0; i < 5; i++) {
+        const reply = await call('GET', '/institutions');
+        statuses.push(reply.status);
+        if (reply.status === 429) limited = reply;
+      }
+      assert.deepEqual(statuses.slice(0, 3), [200, 200, 200]);
+      assert.equal(statuses[4], 429);
+      assert.equal(limited!.body.error.code, 'rate_limited');
+      assert.ok(Number(limited!.headers.get('retry-after')) >= 1);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A CA, a server certificate for localhost, a client certificate from the CA and one from elsewhere. */
+function certificates(dir: string) {
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  const selfSigned = (name: string, subject: string) =>
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', subject);
+  const signed = (name: string, subject: string, ca: string, ext?: string) => {
+    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
+    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', ...(ext ? ['-extfile', ext] : []));
+  };
+  selfSigned('ca', '/CN=Test Client CA');
+  selfSigned('rogue-ca', '/CN=Rogue CA');
+  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+  signed('server', '/CN=localhost', 'ca', 'server.ext');
+  signed('client', '/CN=developer', 'ca');
+  signed('rogue', '/CN=rogue', 'rogue-ca');
+  const read = (file: string) => readFileSync(join(dir, file));
+  return {
+    ca: read('ca.crt'),
+    server: { key: read('server.key'), cert: read('server.crt') },
+    client: { key: read('client.key'), cert: read('client.crt') },
+    rogue: { key: read('rogue.key'), cert: read('rogue.crt') },
+  };
+}
+
+describe('HTTPS with a client CA', { skip: !hasOpenssl() && 'openssl is not installed' }, () => {
+  let dir: string;
+  let running: RunningServer;
+  let certs: ReturnType<typeof certificates>;
+  let liveToken: string;
+  let sandboxToken: string;
+
+  const get = (path: string, token: string, client?: { key: Buffer; cert: Buffer }) =>
+    new Promise<{ status: number; headers: Headers; body: any; text: string }>((resolve, reject) => {
+      const request = httpsRequest(
+        `${running.url}${path}`,
+        { ca: certs.ca, headers: { authorization: basic(token) }, ...(client ?? {}) },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => {
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+            resolve({ status: response.statusCode!, headers, body: text ? JSON.parse(text) : undefined, text });
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-tls-'));
+    certs = certificates(dir);
+    running = await startServer({ port: 0, hostname: 'localhost', tls: { ...certs.server, clientCa: certs.ca } });
+    liveToken = (await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password', mode: 'live' })).token;
+    sandboxToken = (await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' })).token;
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a live token with the client certificate is served', async () => {
+    assert.match(liveToken, /^token_/);
+    const reply = await get('/accounts', liveToken, certs.client);
+    assertContract('GET', '/accounts', reply);
+    assert.equal(reply.status, 200);
+    assert.equal(reply.body.length, 3);
+  });
+
+  test('a live token without a certificate, or with one the CA did not sign: 400 bad_request', async () => {
+    for (const client of [undefined, certs.rogue]) {
+      const reply = await get('/accounts', liveToken, client);
+      assertContract('GET', '/accounts', reply);
+      assert.equal(reply.status, 400);
+      assert.equal(reply.body.error.code, 'bad_request');
+    }
+  });
+
+  test('sandbox tokens need no certificate; the control API refuses live tokens', async () => {
+    assert.equal((await get('/accounts', sandboxToken)).status, 200);
+    const reply = await get('/sandbox/clock', liveToken, certs.client);
+    assertContract('GET', '/sandbox/clock', reply);
+    assert.equal(reply.status, 403);
+    assert.equal(reply.body.error.code, 'sandbox.live_token');
+  });
+});

@@ -1,0 +1,252 @@
+// Payment schemes, payees, payments with MFA and idempotency, in both versions.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testApp, type TestApp } from './helpers/harness.ts';
+
+const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
+const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
+
+describe('payments', () => {
+  let t: TestApp;
+  let token: string;
+  let checking: any;
+  let savings: any;
+  let card: any;
+
+  before(async () => {
+    t = testApp();
+    const created = await t.enroll();
+    token = created.token;
+    [checking, savings, card] = created.accounts;
+  });
+  after(() => t.close());
+
+  for (const version of VERSIONS) {
+    test(`${version}: OPTIONS lists the schemes`, async () => {
+      const reply = await t.call('OPTIONS', `/accounts/${checking.id}/payments`, { token, version });
+      assert.equal(reply.status, 200);
+      assert.deepEqual(reply.body, version === '2019-07-01' ? { schemes: [{ scheme: 'zelle' }] } : { schemes: [{ name: 'zelle' }] });
+    });
+
+    test(`${version}: accounts without the payments link refuse with 422 payments.not_supported`, async () => {
+      for (const account of [savings, card]) {
+        for (const [method, path, json] of [
+          ['OPTIONS', '/payments', undefined],
+          ['GET', '/payments', undefined],
+          ['GET', '/payments/pay_x', undefined],
+          ['POST', '/payments', { amount: '5.00', memo: 'x', payee }],
+          ['POST', '/payees', payee],
+        ] as const) {
+          const reply = await t.call(method, `/accounts/${account.id}${path}`, { token, version, ...(json ? { json } : {}) });
+          assert.equal(reply.status, 422, `${method} ${path}`);
+          assert.equal(reply.body.error.code, 'payments.not_supported');
+        }
+      }
+    });
+
+    test(`${version}: create a payee; MFA challenge for name mfa`, async () => {
+      const reply = await t.call('POST', `/accounts/${checking.id}/payees`, { token, version, json: payee });
+      assert.equal(reply.status, 200);
+      assert.deepEqual(reply.body, { ...payee, account_id: checking.id, links: { account: checking.links.self } });
+      const mfa = await t.call('POST', `/accounts/${checking.id}/payees`, { token, version, json: { ...payee, name: 'mfa' } });
+      assert.equal(mfa.status, 200);
+      assert.deepEqual(Object.keys(mfa.body), ['connect_token']);
+    });
+  }
+
+  test('payee bodies are validated: 422 with params per field, form-encoded accepted', async () => {
+    const bad = await t.call('POST', `/accounts/${checking.id}/payees`, { token, json: { scheme: 'venmo', address: '', type: 'robot', extra: 1 } });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(Object.keys(bad.body.error.params).sort(), ['address', 'extra', 'name', 'scheme', 'type']);
+    const address = await t.call('POST', `/accounts/${checking.id}/payees`, { token, json: { ...payee, address: 'not an address' } });
+    assert.equal(address.status, 422);
+    assert.ok(address.body.error.params.address);
+    const form = await t.call('POST', `/accounts/${checking.id}/payees`, {
+      token,
+      form: 'scheme=zelle&address=%2B1%20(415)%20555-0100&name=Bob%27s%20Shop&type=business',
+    });
+    assert.equal(form.status, 200);
+    assert.equal(form.body.address, '+14155550100');
+    assert.equal(form.body.type, 'business');
+  });
+
+  for (const version of VERSIONS) {
+    test(`${version}: a payment debits ledger and available at once and posts a transaction`, async () => {
+      const before = (await t.call('GET', `/accounts/${checking.id}/balances`, { token })).body;
+      const reply = await t.call('POST', `/accounts/${checking.id}/payments`, { token, version, json: { amount: '25', memo: 'Dinner split', payee } });
+      assert.equal(reply.status, 202);
+      assert.match(reply.body.id, /^pay_/);
+      assert.equal(reply.body.amount, '25.00');
+      assert.deepEqual(reply.body.payee, { scheme: 'zelle', type: 'person', name: 'Jane Doe', address: 'jane.doe@example.com' });
+      const afterBalances = (await t.call('GET', `/accounts/${checking.id}/balances`, { token })).body;
+      assert.equal(Math.round(Number(before.ledger) * 100) - 2500, Math.round(Number(afterBalances.ledger) * 100));
+      assert.equal(Math.round(Number(before.available) * 100) - 2500, Math.round(Number(afterBalances.available) * 100));
+      const [first] = (await t.call('GET', `/accounts/${checking.id}/transactions?count=1`, { token })).body;
+      assert.equal(first.amount, '-25.00');
+      assert.equal(first.status, 'posted');
+      assert.equal(first.type, 'zelle');
+      assert.equal(first.running_balance, afterBalances.ledger);
+      assert.match(first.description, new RegExp(reply.body.reference));
+      const one = await t.call('GET', `/accounts/${checking.id}/payments/${reply.body.id}`, { token, version });
+      assert.deepEqual(one.body, reply.body);
+      const list = await t.call('GET', `/accounts/${checking.id}/payments`, { token, version });
+      assert.equal(list.body[0].id, reply.body.id);
+    });
+  }
+
+  test('an existing payee needs only scheme and address; a new one needs name and type', async () => {
+    const known = await t.call('POST', `/accounts/${checking.id}/payments`, {
+      token,
+      json: { amount: '1.5', memo: 'Coffee', payee: { scheme: 'zelle', address: 'JANE.DOE@example.com' } },
+    });
+    assert.equal(known.status, 202);
+    assert.equal(known.body.payee.name, 'Jane Doe');
+    assert.equal(known.body.amount, '1.50');
+    const unknown = await t.call('POST', `/accounts/${checking.id}/payments`, {
+      token,
+      json: { amount: '1', memo: 'Coffee', payee: { scheme: 'zelle', address: 'nobody@example.com' } },
+    });
+    assert.equal(unknown.status, 422);
+    assert.deepEqual(Object.keys(unknown.body.error.params).sort(), ['payee.name', 'payee.type']);
+  });
+
+  test('payment bodies are validated and nothing is written', async () => {
+    const count = (await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body.length;
+    for (const json of [
+      { amount: '-5', memo: 'x', payee },
+      { amount: '5.123', memo: 'x', payee },
+      { amount: 5, memo: 'x', payee },
+      { amount: '0', memo: 'x', payee },
+      { memo: 'x', payee },
+      { amount: '5', memo: 'x', payee: { scheme: 'zelle' } },
+      { amount: '5', memo: '', payee: { ...payee, type: 'robot' } },
+    ]) {
+      const reply = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json });
+      assert.equal(reply.status, 422, JSON.stringify(json));
+      assert.equal(reply.body.error.code, 'unprocessable_entity');
+      assert.ok(Object.keys(reply.body.error.params).length > 0);
+    }
+    const nested = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '5', memo: 'x', payee: { scheme: 'zelle' } } });
+    assert.deepEqual(nested.body.error.params, { 'payee.address': ['is required'] });
+    assert.equal((await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body.length, count);
+  });
+
+  test('form-encoded payments with payee[...] fields', async () => {
+    const reply = await t.call('POST', `/accounts/${checking.id}/payments`, {
+      token,
+      form: 'amount=12.30&memo=Lunch&payee[scheme]=zelle&payee[address]=%2B14155550100',
+    });
+    assert.equal(reply.status, 202);
+    assert.equal(reply.body.payee.name, "Bob's Shop");
+    assert.equal(reply.body.amount, '12.30');
+  });
+
+  test('MFA: memo mfa answers the challenge and makes no payment', async () => {
+    const count = (await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body.length;
+    const reply = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '5', memo: 'mfa', payee } });
+    assert.equal(reply.status, 200);
+    assert.deepEqual(Object.keys(reply.body), ['connect_token']);
+    assert.equal((await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body.length, count);
+  });
+
+  test('unknown payment: 404; insufficient funds: 422', async () => {
+    const missing = await t.call('GET', `/accounts/${checking.id}/payments/pay_missing`, { token });
+    assert.equal(missing.status, 404);
+    const huge = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '99999999', memo: 'x', payee } });
+    assert.equal(huge.status, 422);
+    assert.equal(huge.body.error.code, 'payments.insufficient_funds');
+  });
+
+  test('payments need a connected enrollment', async () => {
+    const other = await t.enroll();
+    await t.call('POST', '/sandbox/enrollment/disconnect', { token: other.token, json: {} });
+    const reply = await t.call('POST', `/accounts/${other.accounts[0].id}/payments`, { token: other.token, json: { amount: '5', memo: 'x', payee } });
+    assert.equal(reply.status, 404);
+    assert.equal(reply.body.error.code, 'enrollment.disconnected');
+    // Past payments stay readable.
+    assert.equal((await t.call('GET', `/accounts/${other.accounts[0].id}/payments`, { token: other.token })).status, 200);
+  });
+});
+
+describe('idempotency', () => {
+  let t: TestApp;
+  let token: string;
+  let checking: any;
+
+  before(async () => {
+    t = testApp();
+    const created = await t.enroll();
+    token = created.token;
+    checking = created.accounts[0];
+  });
+  after(() => t.close());
+
+  const pay = (key: string, json: unknown, extra: Record<string, string> = {}) =>
+    t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers: { 'idempotency-key': key, ...extra } });
+  const countPayments = async () => (await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body.length;
+
+  test('same key and body: the stored response again, no second payment', async () => {
+    const body = { amount: '10.00', memo: 'Rent share', payee };
+    const first = await pay('key-1', body);
+    const second = await pay('key-1', body);
+    assert.equal(first.status, 202);
+    assert.equal(second.status, 202);
+    assert.deepEqual(second.body, first.body);
+    assert.equal(await countPayments(), 1);
+    // In another version the same payment comes back in that version's shape.
+    const old = await pay('key-1', body, { 'service-version': '2019-07-01' });
+    assert.equal(old.body.id, first.body.id);
+  });
+
+  test('same key, different body: 422 idempotency_key_reused', async () => {
+    const reply = await pay('key-1', { amount: '11.00', memo: 'Rent share', payee });
+    assert.equal(reply.status, 422);
+    assert.equal(reply.body.error.code, 'idempotency_key_reused');
+    assert.equal(await countPayments(), 1);
+  });
+
+  test('MFA answers and errors are not stored under the key', async () => {
+    const mfa = await pay('key-2', { amount: '3', memo: 'mfa', payee });
+    assert.equal(mfa.status, 200);
+    const real = await pay('key-2', { amount: '3', memo: 'After MFA', payee });
+    assert.equal(real.status, 202);
+  });
+
+  test('a key is kept 72 hours by the enrollment clock', async () => {
+    const body = { amount: '2', memo: 'Snacks', payee };
+    const first = await pay('key-3', body);
+    await t.call('POST', '/sandbox/clock/advance', { token, json: { days: 2, seconds: 86_000 } });
+    assert.equal((await pay('key-3', body)).body.id, first.body.id);
+    await t.call('POST', '/sandbox/clock/advance', { token, json: { seconds: 500 } });
+    const later = await pay('key-3', body);
+    assert.equal(later.status, 202);
+    assert.notEqual(later.body.id, first.body.id);
+  });
+
+  test('keys are scoped to the token', async () => {
+    const other = await t.enroll();
+    const reply = await t.call('POST', `/accounts/${other.accounts[0].id}/payments`, {
+      token: other.token,
+      json: { amount: '10.00', memo: 'Rent share', payee },
+      headers: { 'idempotency-key': 'key-1' },
+    });
+    assert.equal(reply.status, 202);
+  });
+
+  test('many concurrent requests with one key make exactly one payment', async () => {
+    const before = await countPayments();
+    const body = { amount: '7.77', memo: 'Concurrent', payee };
+    const replies = await Promise.all(Array.from({ length: 50 }, () => pay('key-concurrent', body)));
+    assert.ok(replies.every((reply) => reply.status === 202));
+    assert.equal(new Set(replies.map((reply) => reply.body.id)).size, 1);
+    assert.equal((await countPayments()) - before, 1);
+    const transactions = (await t.call('GET', `/accounts/${checking.id}/transactions?count=20`, { token })).body;
+    assert.equal(transactions.filter((txn: any) => txn.amount === '-7.77').length, 1);
+  });
+
+  test('an over-long key is a 422', async () => {
+    const reply = await pay('k'.repeat(256), { amount: '1', memo: 'x', payee });
+    assert.equal(reply.status, 422);
+    assert.ok(reply.body.error.params['Idempotency-Key']);
+  });
+});

@@ -1,0 +1,166 @@
+// Transactions: order, pagination, ledger consistency, parameters, both versions.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testApp, type TestApp } from './helpers/harness.ts';
+
+const cents = (money: string) => Math.round(Number(money) * 100);
+
+describe('transactions', () => {
+  let t: TestApp;
+  let token: string;
+  let accounts: any[];
+  let all: any[];
+
+  before(async () => {
+    t = testApp();
+    ({ token, accounts } = await t.enroll());
+    all = (await t.call('GET', `/accounts/${accounts[0].id}/transactions`, { token })).body;
+  });
+  after(() => t.close());
+
+  test('90+ days of history, newest first, pending ones at the head', () => {
+    assert.ok(all.length > 100);
+    const dates = all.map((txn) => txn.date);
+    assert.deepEqual([...dates].sort().reverse(), dates);
+    const oldest = new Date(dates.at(-1)).getTime();
+    assert.ok((Date.now() - oldest) / 86_400_000 >= 90);
+    const pending = all.filter((txn) => txn.status === 'pending');
+    assert.ok(pending.length > 0);
+    const lastPending = all.findLastIndex((txn) => txn.status === 'pending');
+    // Pending transactions are among the most recent days only.
+    assert.ok(all.slice(lastPending + 1).every((txn) => txn.date <= all[lastPending].date));
+    for (const txn of pending) assert.equal(txn.running_balance, null);
+  });
+
+  test('descriptions, types, categories and counterparties', () => {
+    const types = new Set(all.map((txn) => txn.type));
+    for (const type of ['card_payment', 'ach']) assert.ok(types.has(type), type);
+    const enriched = all.filter((txn) => txn.details.processing_status === 'complete' && txn.details.category);
+    assert.ok(enriched.length > 50);
+    assert.ok(all.some((txn) => txn.details.counterparty.type === 'person'));
+    assert.ok(all.every((txn) => txn.description.length > 0));
+    assert.ok(all.every((txn) => txn.account_id === accounts[0].id));
+  });
+
+  test('running balances agree with the ledger', async () => {
+    const posted = all.filter((txn) => txn.status === 'posted');
+    for (let i = 0; i < posted.length - 1; i++) {
+      assert.equal(cents(posted[i].running_balance) - cents(posted[i].amount), cents(posted[i + 1].running_balance), `at ${posted[i].id}`);
+    }
+    const balances = (await t.call('GET', `/accounts/${accounts[0].id}/balances`, { token })).body;
+    assert.equal(posted[0].running_balance, balances.ledger);
+    const pendingDebits = all.filter((txn) => txn.status === 'pending').reduce((sum, txn) => sum + Math.min(0, cents(txn.amount)), 0);
+    assert.equal(cents(balances.available), cents(balances.ledger) + pendingDebits);
+  });
+
+  test('count and from_id page through everything without gaps or repeats', async () => {
+    const seen: string[] = [];
+    let fromId: string | undefined;
+    for (;;) {
+      const query = `count=37${fromId ? `&from_id=${fromId}` : ''}`;
+      const page = await t.call('GET', `/accounts/${accounts[0].id}/transactions?${query}`, { token });
+      assert.equal(page.status, 200);
+      assert.ok(page.body.length <= 37);
+      seen.push(...page.body.map((txn: any) => txn.id));
+      if (page.body.length < 37) break;
+      fromId = page.body.at(-1).id;
+    }
+    assert.deepEqual(seen, all.map((txn) => txn.id));
+  });
+
+  test('start_date and end_date are inclusive and combine with paging', async () => {
+    const start = all[40].date;
+    const end = all[10].date;
+    const reply = await t.call('GET', `/accounts/${accounts[0].id}/transactions?start_date=${start}&end_date=${end}`, { token });
+    assert.deepEqual(
+      reply.body.map((txn: any) => txn.id),
+      all.filter((txn) => txn.date >= start && txn.date <= end).map((txn) => txn.id),
+    );
+    const first = await t.call('GET', `/accounts/${accounts[0].id}/transactions?start_date=${start}&end_date=${end}&count=5`, { token });
+    const rest = await t.call('GET', `/accounts/${accounts[0].id}/transactions?start_date=${start}&end_date=${end}&from_id=${first.body[4].id}`, {
+      token,
+    });
+    assert.deepEqual([...first.body, ...rest.body].map((txn: any) => txn.id), reply.body.map((txn: any) => txn.id));
+  });
+
+  test('invalid parameters: 422 with params naming each one', async () => {
+    const reply = await t.call('GET', `/accounts/${accounts[0].id}/transactions?count=0&start_date=yesterday&end_date=2020-13-45`, { token });
+    assert.equal(reply.status, 422);
+    assert.equal(reply.body.error.code, 'unprocessable_entity');
+    assert.deepEqual(Object.keys(reply.body.error.params).sort(), ['count', 'end_date', 'start_date']);
+    const big = await t.call('GET', `/accounts/${accounts[0].id}/transactions?count=10001`, { token });
+    assert.equal(big.status, 422);
+    assert.ok(big.body.error.params.count);
+    const text = await t.call('GET', `/accounts/${accounts[0].id}/transactions?count=ten`, { token });
+    assert.equal(text.status, 422);
+    const cursor = await t.call('GET', `/accounts/${accounts[0].id}/transactions?from_id=txn_unknown`, { token });
+    assert.equal(cursor.status, 422);
+    assert.ok(cursor.body.error.params.from_id);
+    const order = await t.call('GET', `/accounts/${accounts[0].id}/transactions?start_date=2024-02-01&end_date=2024-01-01`, { token });
+    assert.equal(order.status, 422);
+  });
+
+  test('one transaction; unknown ids are 404', async () => {
+    const reply = await t.call('GET', `/accounts/${accounts[0].id}/transactions/${all[3].id}`, { token });
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.body, all[3]);
+    assert.equal(reply.headers.get('service-enrollment-status'), 'healthy');
+    const missing = await t.call('GET', `/accounts/${accounts[0].id}/transactions/txn_missing`, { token });
+    assert.equal(missing.status, 404);
+    // A transaction of another account of the same enrollment is not found under this one.
+    const other = await t.call('GET', `/accounts/${accounts[1].id}/transactions/${all[3].id}`, { token });
+    assert.equal(other.status, 404);
+  });
+
+  test('2019-07-01: top-level counterparty, no status/account_id/running_balance/details', async () => {
+    const reply = await t.call('GET', `/accounts/${accounts[0].id}/transactions?count=20`, { token, version: '2019-07-01' });
+    assert.equal(reply.status, 200);
+    for (const [i, txn] of reply.body.entries()) {
+      assert.deepEqual(Object.keys(txn).sort(), ['amount', 'counterparty', 'date', 'description', 'id', 'links', 'type']);
+      assert.equal(txn.counterparty, all[i].details.counterparty.name);
+    }
+    const one = await t.call('GET', `/accounts/${accounts[0].id}/transactions/${all[0].id}`, { token, version: '2019-07-01' });
+    assert.equal(one.body.id, all[0].id);
+    assert.equal(one.body.status, undefined);
+  });
+
+  test('credit card purchases are positive; payments negative', async () => {
+    const card = accounts.find((a) => a.subtype === 'credit_card');
+    const list = (await t.call('GET', `/accounts/${card.id}/transactions`, { token })).body;
+    assert.ok(list.filter((txn: any) => txn.type === 'card_payment').every((txn: any) => cents(txn.amount) > 0));
+  });
+});
+
+describe('large history', () => {
+  let t: TestApp;
+  before(() => {
+    t = testApp();
+  });
+  after(() => t.close());
+
+  test('a long list is streamed and pages deep are served by the index', async () => {
+    const { token, accounts } = await t.enroll('history.20000');
+    const id = accounts[0].id;
+    const response = await t.app.fetch(
+      new Request(`http://localhost/accounts/${id}/transactions`, { headers: { authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` } }),
+    );
+    assert.equal(response.status, 200);
+    // Arrives in several chunks, not one prebuilt body.
+    let chunks = 0;
+    let text = '';
+    const decoder = new TextDecoder();
+    const reader = response.body!.getReader();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      chunks++;
+      text += decoder.decode(part.value, { stream: true });
+    }
+    const list = JSON.parse(text);
+    assert.ok(list.length >= 20000);
+    assert.ok(chunks > 10);
+    const deep = await t.call('GET', `/accounts/${id}/transactions?count=10&from_id=${list[19000].id}`, { token });
+    assert.deepEqual(
+      deep.body.map((txn: any) => txn.id),
+      list.slice(19001, 19011).map((txn: any) => txn.id),
+    );
+  });
+});
