@@ -60,6 +60,15 @@ export function listOperations(doc: OpenApiDocument): OperationRef[] {
   return found;
 }
 
+export type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; example?: unknown; schema?: JsonObject };
+
+/** The parameters of an operation, those of its path item included, with references followed. */
+export function operationParameters(doc: OpenApiDocument, path: string, operation: JsonObject): Parameter[] {
+  const fromPath = (doc.paths?.[path]?.parameters ?? []) as unknown as unknown[];
+  const fromOperation = (operation.parameters ?? []) as unknown[];
+  return [...fromPath, ...fromOperation].map((parameter) => deref<Parameter>(doc, parameter));
+}
+
 /** Follows a local `$ref` (`#/components/...`) to its target; other values are returned as they are. */
 export function deref<T = JsonObject>(doc: OpenApiDocument, value: unknown): T {
   let current = value as JsonObject;

@@ -2,7 +2,7 @@
 // list, the four webhook events, their headers, security and the documented errors, in both versions.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { deref, listOperations, loadBundle, versions, type JsonObject, type OpenApiDocument } from '../src/contract.ts';
+import { deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '../src/contract.ts';
 
 // Section 4 of the service description, numbered as there.
 const seedOperations = [
@@ -25,10 +25,7 @@ const seedEvents = ['enrollment.disconnected', 'transactions.processed', 'accoun
 
 const operation = (doc: OpenApiDocument, method: string, path: string) => doc.paths?.[path]?.[method] as JsonObject | undefined;
 
-const parameterNames = (doc: OpenApiDocument, path: string, op: JsonObject) =>
-  [...((doc.paths?.[path]?.parameters as unknown as unknown[] | undefined) ?? []), ...((op.parameters as unknown[]) ?? [])].map(
-    (p) => deref(doc, p) as { name: string; in: string },
-  );
+const parameterNames = operationParameters;
 
 const responseOf = (doc: OpenApiDocument, op: JsonObject, status: string) =>
   deref(doc, (op.responses as Record<string, unknown>)[status]);

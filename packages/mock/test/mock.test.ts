@@ -2,7 +2,7 @@
 // can be chosen with `Prefer`, and requests that break the description are refused.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { deref, listOperations, loadBundle, versions, type JsonObject, type OpenApiDocument } from '@aggregation/openapi/contract';
+import { deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { startMock, type Running } from '../src/index.ts';
 
 const auth = { authorization: `Basic ${btoa('test_token_mock:')}` };
@@ -18,9 +18,7 @@ function examplesOf(doc: OpenApiDocument, response: unknown): Example[] {
 
 /** The concrete URL of an operation, with each path parameter filled from its documented example. */
 function concretePath(doc: OpenApiDocument, path: string, operation: JsonObject): string {
-  const params = [...((doc.paths?.[path]?.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])].map(
-    (p) => deref(doc, p) as { name: string; in: string; example?: string; schema?: JsonObject },
-  );
+  const params = operationParameters(doc, path, operation);
   return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const param = params.find((p) => p.in === 'path' && p.name === name);
     return encodeURIComponent(String(param?.example ?? param?.schema?.example ?? 'acc_example'));

@@ -109,10 +109,14 @@ describe('webhook deliveries', () => {
     const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
     await hook.waitFor(1, (event) => event.id === fired.body.id);
     hook.respond = () => 204;
-    const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
-    assert.equal(log.status, 200);
-    const entry = log.body.find((d: any) => d.event_id === fired.body.id);
-    assert.equal(entry.status, 'delivered');
+    // The worker records the outcome after the receiver has answered, so wait for the log to say so.
+    const deliveryOf = async () => {
+      const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
+      assert.equal(log.status, 200);
+      return log.body.find((d: any) => d.event_id === fired.body.id);
+    };
+    await eventually(async () => (await deliveryOf())?.status === 'delivered');
+    const entry = await deliveryOf();
     assert.equal(entry.attempts, 3);
     assert.equal(entry.last_status, 204);
     assert.equal(entry.next_attempt_at, null);
