@@ -1,0 +1,25 @@
+// `npm test`: lint, type checks and tests of every workspace through turbo, streamed as turbo prints them, then one
+// closing line that adds up what node's test runner reported in each workspace (turbo prefixes every line, and
+// replays the same lines from its cache, so the sum is right on a cached run too).
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const tasks = ['lint', 'typecheck', 'test'];
+const turbo = spawn('turbo', ['run', ...tasks, ...process.argv.slice(2)], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env },
+});
+
+const totals = { pass: 0, fail: 0, skipped: 0 };
+const summaryLine = /^(?:\S+:\s+)?ℹ (pass|fail|skipped) (\d+)\s*$/;
+
+createInterface({ input: turbo.stdout! }).on('line', (line) => {
+  process.stdout.write(`${line}\n`);
+  const match = summaryLine.exec(line);
+  if (match) totals[match[1] as keyof typeof totals] += Number(match[2]);
+});
+
+turbo.on('close', (code) => {
+  console.log(`\ntests: ${totals.pass} passed, ${totals.fail} failed, ${totals.skipped} skipped`);
+  process.exit(code ?? 1);
+});
