@@ -178,6 +178,14 @@ export class ContractValidator {
     return undefined;
   }
 
+  /** The methods documented for a concrete path, in upper case; none when no documented path matches it. */
+  allowedMethods(concretePath: string): string[] {
+    const found = this.matchers.find(({ regex }) => regex.test(concretePath));
+    if (!found) return [];
+    const pathItem = this.doc.paths![found.path]!;
+    return httpMethods.filter((method) => method in pathItem).map((method) => method.toUpperCase());
+  }
+
   /**
    * Checks a response against the contract: the status is documented for the operation, the body validates
    * against the schema of its media type, and every documented header that is required is present and valid.

@@ -139,8 +139,10 @@ export function createApp(options: AppOptions = {}): App {
       accessLog(`${c.req.method} ${path} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms ${c.res.headers.get('service-version') ?? ''}`);
     });
   }
+  const validators = loadValidators(sandbox);
+  const documented = [...validators.api.values()].slice(0, 1).concat(validators.sandbox ? [validators.sandbox] : []);
   app.onError((error, c) => errorResponse(c, error, logError));
-  app.notFound(notFoundResponse);
+  app.notFound(notFoundResponse((path) => documented.flatMap((validator) => validator.contract.allowedMethods(path))));
   app.use(versionMiddleware(defaultVersion, options.publicUrl?.replace(/\/$/, '')));
   app.use(
     bodyLimit({
@@ -152,7 +154,7 @@ export function createApp(options: AppOptions = {}): App {
   );
   if (options.rateLimit) app.use(rateLimit(options.rateLimit, now));
 
-  const r = router(app, runtime, loadValidators(sandbox));
+  const r = router(app, runtime, validators);
   institutionRoutes(r, runtime);
   accountRoutes(r, runtime);
   transactionRoutes(r, runtime);

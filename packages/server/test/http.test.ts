@@ -37,6 +37,22 @@ describe('over HTTP with a SQLite file', () => {
     assert.ok(list.body[0].links.self.startsWith(running.url));
   });
 
+  test('a documented path with another method answers 405 with Allow; an unknown path 404', async () => {
+    for (const [method, path, allow] of [
+      ['PATCH', '/accounts', 'GET, DELETE'],
+      ['PUT', '/accounts/acc_x/payments', 'GET, POST, OPTIONS'],
+      ['DELETE', '/sandbox/clock', 'GET'],
+    ] as const) {
+      const response = await fetch(`${running.url}${path}`, { method, headers: { authorization: basic('test_token_x') } });
+      assert.equal(response.status, 405, `${method} ${path}`);
+      assert.equal(response.headers.get('allow'), allow);
+      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'method_not_allowed');
+    }
+    const unknown = await fetch(`${running.url}/nowhere`);
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'not_found');
+  });
+
   test('curl-style JSON sent as a form still works', async () => {
     const response = await fetch(`${running.url}/sandbox/enrollments`, {
       method: 'POST',

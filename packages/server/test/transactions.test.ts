@@ -100,6 +100,12 @@ describe('transactions', () => {
     assert.equal(order.status, 422);
   });
 
+  test('empty query values are values: 422, not the unfiltered list', async () => {
+    const reply = await t.call('GET', `/accounts/${accounts[0].id}/transactions?count=&start_date=&end_date=`, { token });
+    assert.equal(reply.status, 422);
+    assert.deepEqual(Object.keys(reply.body.error.params).sort(), ['count', 'end_date', 'start_date']);
+  });
+
   test('one transaction; unknown ids are 404', async () => {
     const reply = await t.call('GET', `/accounts/${accounts[0].id}/transactions/${all[3].id}`, { token });
     assert.equal(reply.status, 200);

@@ -135,7 +135,8 @@ export class RequestValidator {
 
     for (const param of check.params) {
       const raw = param.in === 'path' ? input.path[param.name] : param.in === 'query' ? input.query[param.name] : (input.headers.get(param.name) ?? undefined);
-      if (raw === undefined || (raw === '' && param.in === 'query')) {
+      // An empty query value (`?count=`) is a value, and the schema judges it; only a missing one is absent.
+      if (raw === undefined) {
         if (param.required) add(param.name, 'is required');
         continue;
       }

@@ -28,5 +28,19 @@ export function errorResponse(c: Context<AppEnv>, error: unknown, log?: ErrorLog
   return c.json(body, failure.status as ContentfulStatusCode);
 }
 
-export const notFoundResponse = (c: Context<AppEnv>): Response =>
-  errorResponse(c, new ApiError(404, 'not_found', `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
+/**
+ * Answers requests no route took: 405 with `Allow` when the path is documented for other methods, 404 otherwise.
+ * `allowedMethods` reads the documented methods of a concrete path from the descriptions.
+ */
+export const notFoundResponse =
+  (allowedMethods: (path: string) => string[]) =>
+  (c: Context<AppEnv>): Response => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = allowedMethods(path);
+    if (allowed.length === 0) return errorResponse(c, new ApiError(404, 'not_found', `No route ${c.req.method} ${path}.`));
+    const allow = allowed.join(', ');
+    return errorResponse(
+      c,
+      new ApiError(405, 'method_not_allowed', `${c.req.method} is not allowed on ${path}; allowed: ${allow}.`, undefined, { Allow: allow }),
+    );
+  };
