@@ -1,7 +1,7 @@
 // Starts Prism as a child process on a bundled description and resolves once it listens.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import type { DocumentName } from '@aggregation/openapi/contract';
@@ -10,7 +10,13 @@ import { distDir } from '@aggregation/openapi/contract';
 const require = createRequire(import.meta.url);
 const prismCli = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
 
-export type Running = { url: string; port: number; stop: () => Promise<void> };
+export type Running = {
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+  /** Everything Prism printed so far (at `warn`, its violations). */
+  log: () => string;
+};
 
 /** A free loopback port, chosen by the kernel. */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
@@ -27,39 +33,48 @@ export function bundlePath(document: DocumentName): string {
   return join(distDir, `${document}.json`);
 }
 
-/** Runs `prism <args>` and waits for its "listening" line; rejects with Prism's own output if it exits first. */
+/** Whether something accepts connections on host:port. */
+function accepts(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Runs `prism <args>` and resolves once its port accepts connections; rejects with Prism's own output if it exits
+ * first. The port is probed rather than waiting for "Prism is listening": that line is an info message, which
+ * `--verboseLevel warn` (kept so that the log holds only violations) does not print.
+ */
 export async function runPrism(args: string[], port: number, host: string, startTimeoutMs = 60_000): Promise<Running> {
   const child: ChildProcess = spawn(process.execPath, [prismCli, ...args, '--port', String(port), '--host', host], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`Prism did not start within ${startTimeoutMs} ms:\n${output}`));
-    }, startTimeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Prism is listening on/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Prism exited with code ${code} before listening:\n${output}`));
-    });
-  });
   // Keep draining Prism's log so a full pipe never blocks it.
-  child.stdout!.resume();
-  child.stderr!.resume();
+  const onData = (chunk: Buffer) => void (output += chunk.toString());
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  let exited = false;
+  child.once('exit', () => void (exited = true));
+  const deadline = Date.now() + startTimeoutMs;
+  while (!(await accepts(port, host))) {
+    if (exited) throw new Error(`Prism exited with code ${child.exitCode} before listening:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`Prism did not start within ${startTimeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
+    const done = once(child, 'exit');
     child.kill('SIGTERM');
-    await exited;
+    await done;
   };
-  return { url: `http://${host}:${port}`, port, stop };
+  return { url: `http://${host}:${port}`, port, stop, log: () => output };
 }

@@ -1,0 +1,90 @@
+// The Arazzo workflows name real operations of the bundles, and the runner reads Respect's report correctly.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { parse } from 'yaml';
+import { listOperations, type OpenApiDocument } from '@aggregation/openapi/contract';
+import { loadFiles, mockInputs, tally, topLevel, type RespectReport } from '../src/arazzo.ts';
+
+const files = await loadFiles();
+
+test('there is a workflow file for each journey', () => {
+  assert.deepEqual(files.map((f) => f.name), ['account-data', 'closed-account', 'microdeposit', 'payments']);
+});
+
+for (const file of files) {
+  describe(file.name, () => {
+    const doc = parse(readFileSync(file.path, 'utf8')) as { sourceDescriptions: { name: string; url: string }[] };
+    const sources = new Map(doc.sourceDescriptions.map((s) => [s.name, resolve(dirname(file.path), s.url)]));
+
+    test('its source descriptions are the bundles', () => {
+      for (const path of sources.values()) assert.ok(existsSync(path), `${path} exists (npm run build -w @aggregation/openapi)`);
+    });
+
+    test('every step names an operation of its source description', () => {
+      for (const workflow of file.workflows) {
+        for (const step of workflow.steps ?? []) {
+          if (!step.operationId) continue;
+          const [, source, operationId] = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.operationId) ?? [];
+          const bundle = JSON.parse(readFileSync(sources.get(source!)!, 'utf8')) as OpenApiDocument;
+          assert.ok(listOperations(bundle).some((o) => o.operationId === operationId), `${step.operationId} exists`);
+        }
+      }
+    });
+
+    test('exactly one journey runs on its own', () => {
+      assert.equal(topLevel(file).length, 1);
+    });
+
+    test('the mock inputs are Prefer values for inputs the workflow declares', () => {
+      const declared = new Set(file.workflows.flatMap((w) => Object.keys((w as { inputs?: { properties?: object } }).inputs?.properties ?? {})));
+      for (const [name, value] of Object.entries(mockInputs(file))) {
+        assert.ok(declared.has(name), `${name} is an input`);
+        assert.match(value, /^(code=\d{3}|example=\w+)(, (code=\d{3}|example=\w+))*$/);
+      }
+    });
+  });
+}
+
+test('the helper workflow that pages is not run on its own', () => {
+  const accountData = files.find((f) => f.name === 'account-data')!;
+  assert.deepEqual(topLevel(accountData), ['readAccountData']);
+});
+
+test("Respect's report: nested workflows are walked, failed checks are listed with their request", () => {
+  const report: RespectReport = {
+    status: 'error',
+    files: {
+      'a.arazzo.yaml': {
+        totalRequests: 3,
+        executedWorkflows: [
+          {
+            type: 'workflow',
+            workflowId: 'main',
+            status: 'error',
+            executedSteps: [
+              { type: 'step', stepId: 'one', checks: [{ name: 'schema check', passed: true, message: '' }] },
+              {
+                type: 'workflow',
+                workflowId: 'child',
+                executedSteps: [
+                  {
+                    type: 'step',
+                    stepId: 'two',
+                    request: { method: 'get', url: 'http://127.0.0.1:1/accounts' },
+                    response: { statusCode: 500 },
+                    checks: [{ name: 'status code check', passed: false, message: 'expected 200' }],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    },
+  };
+  const result = tally(report);
+  assert.deepEqual([result.workflows, result.passed, result.steps, result.checks, result.requests], [1, 0, 2, 2, 3]);
+  assert.deepEqual(result.failedChecks, ['child/two status code check GET /accounts → 500: expected 200']);
+});
