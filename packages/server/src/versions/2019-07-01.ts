@@ -1,6 +1,22 @@
 // 2019-07-01: the shapes before 2020-10-12.
+import type { v20190701Components } from '../contract/types.ts';
 import type { Account, AccountBalances, Transaction } from '../domain/present.ts';
 import type { VersionChange } from './change.ts';
+
+// The older shapes, from the 2019-07-01 description: a rewrite that produces anything else fails the type check.
+type Older = v20190701Components['schemas'];
+
+function olderTransaction(transaction: Transaction): Older['Transaction'] {
+  return {
+    id: transaction.id,
+    amount: transaction.amount,
+    date: transaction.date,
+    description: transaction.description,
+    type: transaction.type,
+    counterparty: transaction.details.counterparty.name,
+    links: transaction.links,
+  };
+}
 
 export const change: VersionChange = {
   version: '2019-07-01',
@@ -9,9 +25,9 @@ export const change: VersionChange = {
     'Balances: an array. Transactions: top-level counterparty, no status, account_id, running_balance or details. ' +
     'Payment schemes keyed `scheme`.',
   resources: {
-    async Account(account: Account, context) {
+    async Account(account: Account, context): Promise<Older['Account']> {
       const details = await context.details(account.id);
-      const routing: { type: 'ach' | 'wire'; number: string }[] = [];
+      const routing: Older['Account']['routing_numbers'] = [];
       if (details?.routing_numbers.ach) routing.push({ type: 'ach', number: details.routing_numbers.ach });
       if (details?.routing_numbers.wire) routing.push({ type: 'wire', number: details.routing_numbers.wire });
       return {
@@ -30,27 +46,17 @@ export const change: VersionChange = {
         links: account.links,
       };
     },
-    AccountBalances(balances: AccountBalances) {
+    AccountBalances(balances: AccountBalances): Older['AccountBalances'] {
       return (['ledger', 'available'] as const).map((type) => ({ type, amount: balances[type], links: balances.links }));
     },
-    Transaction(transaction: Transaction) {
-      return {
-        id: transaction.id,
-        amount: transaction.amount,
-        date: transaction.date,
-        description: transaction.description,
-        type: transaction.type,
-        counterparty: transaction.details.counterparty.name,
-        links: transaction.links,
-      };
-    },
-    PaymentSchemes(schemes: { schemes: { name: string }[] }) {
+    Transaction: olderTransaction,
+    PaymentSchemes(schemes: { schemes: { name: 'zelle' }[] }): Older['PaymentSchemes'] {
       return { schemes: schemes.schemes.map((scheme) => ({ scheme: scheme.name })) };
     },
   },
   events: {
-    async 'transactions.processed'(payload: { transactions: Transaction[] }, context) {
-      return { transactions: await Promise.all(payload.transactions.map((t) => change.resources.Transaction!(t, context))) };
+    async 'transactions.processed'(payload: { transactions: Transaction[] }): Promise<Older['TransactionsProcessedPayload']> {
+      return { transactions: payload.transactions.map(olderTransaction) };
     },
   },
   requests: {},
