@@ -1,6 +1,7 @@
 // Builds the application: storage, domain dependencies, the webhook delivery worker and the
 // Hono app with its middleware and routes. The result is the Hono app itself (its `fetch`
 // serves requests in-process) plus handles to close it.
+import { docsApp } from '@aggregation/docs';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RequestValidator } from './contract/requests.ts';
@@ -160,6 +161,8 @@ export function createApp(options: AppOptions = {}): App {
   transactionRoutes(r, runtime);
   paymentRoutes(r, runtime);
   if (sandbox) sandboxRoutes(r, runtime);
+  // The rendered reference of every document, next to the API it describes.
+  app.route('/docs', docsApp());
 
   if (options.webhooks?.autostart !== false) worker.start();
 

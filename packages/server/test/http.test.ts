@@ -53,6 +53,19 @@ describe('over HTTP with a SQLite file', () => {
     assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'not_found');
   });
 
+  test('the rendered docs are served under /docs', async () => {
+    const bare = await fetch(`${running.url}/docs`, { redirect: 'manual' });
+    assert.equal(bare.status, 301);
+    assert.equal(new URL(bare.headers.get('location')!, running.url).pathname, '/docs/');
+    const index = await fetch(`${running.url}/docs/`);
+    assert.equal(index.status, 200);
+    assert.match(index.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(await index.text(), /2020-10-12/);
+    const page = await fetch(`${running.url}/docs/2019-07-01.html`);
+    assert.equal(page.status, 200);
+    await page.body?.cancel();
+  });
+
   test('curl-style JSON sent as a form still works', async () => {
     const response = await fetch(`${running.url}/sandbox/enrollments`, {
       method: 'POST',

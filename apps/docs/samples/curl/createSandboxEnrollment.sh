@@ -1,0 +1,5 @@
+# Enrolls a sandbox user; the answer carries the access token of the new enrollment.
+curl -X POST \
+  -H 'Content-Type: application/json' \
+  -d '{"username": "username", "password": "password"}' \
+  http://localhost:3000/sandbox/enrollments

@@ -1,0 +1,6 @@
+# Newest first. The next page starts after the last transaction received:
+# pass its id as from_id.
+curl -u "$ACCESS_TOKEN:" -G \
+  -H 'Service-Version: 2020-10-12' \
+  --data-urlencode 'count=25' \
+  "http://localhost:3000/accounts/$ACCOUNT_ID/transactions"

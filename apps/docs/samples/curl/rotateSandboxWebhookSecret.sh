@@ -1,0 +1,6 @@
+# A new secret signs from now on; the current one signs too until
+# expire_current_at (a time in the past expires it at once).
+curl -u "$ACCESS_TOKEN:" -X POST \
+  -H 'Content-Type: application/json' \
+  -d '{"expire_current_at": "2030-01-01T00:00:00Z"}' \
+  http://localhost:3000/sandbox/webhook/secrets

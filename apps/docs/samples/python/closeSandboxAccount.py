@@ -1,0 +1,15 @@
+import os
+
+import httpx
+
+sandbox = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+)
+
+response = sandbox.post(
+    f"/sandbox/accounts/{os.environ['ACCOUNT_ID']}/close",
+    json={"reason": "fraud"},
+)
+response.raise_for_status()
+print(response.json()["status"])

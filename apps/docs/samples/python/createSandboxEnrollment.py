@@ -1,0 +1,10 @@
+import httpx
+
+# Enrolls a sandbox user; no access token needed for this one.
+response = httpx.post(
+    "http://localhost:3000/sandbox/enrollments",
+    json={"username": "username", "password": "password"},
+)
+response.raise_for_status()
+enrollment = response.json()
+print(enrollment["access_token"], [account["id"] for account in enrollment["accounts"]])

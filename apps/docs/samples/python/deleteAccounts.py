@@ -1,0 +1,14 @@
+import os
+
+import httpx
+
+api = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+    headers={"Service-Version": "2020-10-12"},
+)
+
+# Revokes the access token: every later request with it answers 403.
+response = api.delete("/accounts")
+response.raise_for_status()
+print(response.status_code)  # 204

@@ -1,0 +1,15 @@
+import os
+
+import httpx
+
+sandbox = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+)
+
+response = sandbox.post(
+    "/sandbox/enrollment/disconnect",
+    json={"reason": "credentials_changed"},
+)
+response.raise_for_status()
+print(response.json()["status"])

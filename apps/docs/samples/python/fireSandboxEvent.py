@@ -1,0 +1,13 @@
+import os
+
+import httpx
+
+sandbox = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+)
+
+response = sandbox.post("/sandbox/events", json={"type": "webhook.test"})
+response.raise_for_status()
+event = response.json()
+print(event["id"], event["type"])

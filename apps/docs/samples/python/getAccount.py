@@ -1,0 +1,14 @@
+import os
+
+import httpx
+
+api = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+    headers={"Service-Version": "2020-10-12"},
+)
+
+response = api.get(f"/accounts/{os.environ['ACCOUNT_ID']}")
+response.raise_for_status()
+account = response.json()
+print(account["name"], account["status"], account["last_four"])

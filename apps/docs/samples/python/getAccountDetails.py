@@ -1,0 +1,14 @@
+import os
+
+import httpx
+
+api = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+    headers={"Service-Version": "2020-10-12"},
+)
+
+response = api.get(f"/accounts/{os.environ['ACCOUNT_ID']}/details")
+response.raise_for_status()
+details = response.json()
+print(details["account_number"], details["routing_numbers"])

@@ -1,0 +1,16 @@
+import os
+
+import httpx
+
+api = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+    headers={"Service-Version": "2020-10-12"},
+)
+
+response = api.get(f"/accounts/{os.environ['ACCOUNT_ID']}/payments")
+response.raise_for_status()
+payments = response.json()
+print(len(payments), "payments")
+for payment in payments:
+    print(payment["id"], payment["date"], payment["amount"], payment["payee"]["name"])

@@ -1,0 +1,15 @@
+import os
+
+import httpx
+
+sandbox = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+)
+
+response = sandbox.get("/sandbox/webhook/deliveries")
+response.raise_for_status()
+deliveries = response.json()
+print(len(deliveries), "deliveries")
+for delivery in deliveries:
+    print(delivery["event_type"], delivery["status"], delivery["attempts"])

@@ -1,0 +1,12 @@
+import os
+
+import httpx
+
+sandbox = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+)
+
+response = sandbox.post("/sandbox/enrollment/refresh")
+response.raise_for_status()
+print(response.json()["new_transactions"], "new transactions")

@@ -1,0 +1,12 @@
+import os
+
+import httpx
+
+sandbox = httpx.Client(
+    base_url="http://localhost:3000",
+    auth=(os.environ["ACCESS_TOKEN"], ""),
+)
+
+response = sandbox.put("/sandbox/webhook", json={"url": "http://localhost:8080/webhooks"})
+response.raise_for_status()
+print(response.json()["url"])

@@ -1,0 +1,11 @@
+import { createClient } from '@aggregation/client';
+
+const client = createClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: 'http://localhost:3000',
+  version: '2020-10-12',
+});
+
+// Revokes the access token: every later request with it answers 403.
+const { status } = await client.accounts.deleteAll();
+console.log(status); // 204

@@ -1,0 +1,12 @@
+import { createSandboxClient } from '@aggregation/client';
+
+const sandbox = createSandboxClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: 'http://localhost:3000',
+});
+
+const { data, error } = await sandbox.POST('/sandbox/enrollment/disconnect', {
+  body: { reason: 'credentials_changed' },
+});
+if (error) throw new Error(error.error.message);
+console.log(data.id, data.status);

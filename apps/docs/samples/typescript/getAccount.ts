@@ -1,0 +1,10 @@
+import { createClient } from '@aggregation/client';
+
+const client = createClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: 'http://localhost:3000',
+  version: '2020-10-12',
+});
+
+const account = await client.accounts.get(process.env.ACCOUNT_ID!);
+console.log(account.name, account.status, account.last_four);

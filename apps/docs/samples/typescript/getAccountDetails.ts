@@ -1,0 +1,10 @@
+import { createClient } from '@aggregation/client';
+
+const client = createClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: 'http://localhost:3000',
+  version: '2020-10-12',
+});
+
+const details = await client.accounts.details(process.env.ACCOUNT_ID!);
+console.log(details.account_number, details.routing_numbers);

@@ -1,0 +1,12 @@
+import { createClient } from '@aggregation/client';
+
+const client = createClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: 'http://localhost:3000',
+  version: '2020-10-12',
+});
+
+for (const account of await client.accounts.list()) {
+  const canPay = account.links.payments !== undefined;
+  console.log(account.id, account.name, account.subtype, canPay);
+}

@@ -1,0 +1,11 @@
+import { createClient } from '@aggregation/client';
+
+const client = createClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: 'http://localhost:3000',
+  version: '2020-10-12',
+});
+
+for (const institution of await client.institutions.list()) {
+  console.log(institution.id, institution.name, institution.products.join(', '));
+}

@@ -1,0 +1,13 @@
+import { createSandboxClient } from '@aggregation/client';
+
+const sandbox = createSandboxClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: 'http://localhost:3000',
+});
+
+const { data, error } = await sandbox.GET('/sandbox/webhook/deliveries');
+if (error) throw new Error(error.error.message);
+console.log(`${data.length} deliveries`);
+for (const delivery of data) {
+  console.log(delivery.event_type, delivery.status, delivery.attempts);
+}

@@ -1,0 +1,12 @@
+import { createSandboxClient } from '@aggregation/client';
+
+const sandbox = createSandboxClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: 'http://localhost:3000',
+});
+
+const { data, error } = await sandbox.PUT('/sandbox/webhook', {
+  body: { url: 'http://localhost:8080/webhooks' },
+});
+if (error) throw new Error(error.error.message);
+console.log(data.url);

@@ -1,0 +1,92 @@
+// Every operation of every document carries a sample per language, in the bundles the pages render.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { loadBundle } from '@aggregation/openapi/contract';
+import { decorate } from '../src/decorate.ts';
+import { currentVersion, documentNames, operationsOf, type OpenApiDocument } from '../src/documents.ts';
+import { docsDir } from '../src/paths.ts';
+import { languages, MissingSamplesError, samplesDir } from '../src/samples.ts';
+
+type CodeSample = { lang: string; label: string; source: string };
+
+function built(name: string): OpenApiDocument {
+  return JSON.parse(readFileSync(join(docsDir, `${name}.json`), 'utf8')) as OpenApiDocument;
+}
+
+describe('code samples in the built documents', () => {
+  for (const name of documentNames) {
+    it(`${name}: every operation has curl, TypeScript and Python samples`, () => {
+      const operations = operationsOf(built(name));
+      assert.equal(operations.length, operationsOf(loadBundle(name)).length);
+      for (const operation of operations) {
+        const samples = operation.object['x-codeSamples'] as CodeSample[] | undefined;
+        assert.deepEqual(
+          samples?.map((sample) => sample.lang),
+          languages.map((language) => language.lang),
+          operation.operationId,
+        );
+        for (const sample of samples ?? []) assert.ok(sample.source.trim().length > 0, `${operation.operationId} ${sample.lang}`);
+      }
+    });
+  }
+
+  it('the older version shows the samples pinned to itself', () => {
+    const older = operationsOf(built('2019-07-01')).find((operation) => operation.operationId === 'listAccounts');
+    const samples = older?.object['x-codeSamples'] as CodeSample[];
+    for (const sample of samples) {
+      assert.ok(sample.source.includes('2019-07-01'), sample.lang);
+      assert.ok(!sample.source.includes(currentVersion), sample.lang);
+    }
+  });
+
+  it('the bundles themselves stay without samples', () => {
+    for (const name of documentNames) {
+      for (const operation of operationsOf(loadBundle(name))) assert.equal(operation.object['x-codeSamples'], undefined);
+    }
+  });
+
+  it('every sample file belongs to an operation', () => {
+    const ids = new Set(documentNames.flatMap((name) => operationsOf(loadBundle(name)).map((operation) => operation.operationId)));
+    for (const language of languages) {
+      for (const file of readdirSync(join(samplesDir, language.id))) {
+        if (!file.endsWith(`.${language.ext}`)) continue;
+        assert.ok(ids.has(file.slice(0, -language.ext.length - 1)), `${language.id}/${file} names no operation`);
+      }
+    }
+  });
+});
+
+describe('decorate', () => {
+  const bundle = {
+    openapi: '3.1.0',
+    info: { title: 'T', version: '2019-07-01' },
+    paths: { '/a': { get: { operationId: 'getA', responses: {} } } },
+  } as OpenApiDocument;
+
+  it('names every missing sample file', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'samples-'));
+    assert.throws(
+      () => decorate('2019-07-01', bundle, empty),
+      (error: unknown) => error instanceof MissingSamplesError && error.missing.length === languages.length,
+    );
+  });
+
+  it('prefers a sample written for the version over the shared one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'samples-'));
+    for (const language of languages) {
+      mkdirSync(join(dir, language.id, '2019-07-01'), { recursive: true });
+      writeFileSync(join(dir, language.id, `getA.${language.ext}`), `shared ${currentVersion}`);
+    }
+    writeFileSync(join(dir, 'python', '2019-07-01', 'getA.py'), 'own');
+    const { document, samples } = decorate('2019-07-01', bundle, dir);
+    assert.deepEqual(
+      samples.map((sample) => sample.source.trim()),
+      ['shared 2019-07-01', 'shared 2019-07-01', 'own'],
+    );
+    assert.equal((document.paths?.['/a']?.get?.['x-codeSamples'] as CodeSample[]).length, 3);
+    assert.equal(bundle.paths?.['/a']?.get?.['x-codeSamples'], undefined);
+  });
+});

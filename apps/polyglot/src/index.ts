@@ -1,0 +1,5 @@
+// Entry points for tests and scripts: where the generated clients are, and how to (re)generate them.
+export { generateGoClient, goClientModule, goSmokeDir } from './go.ts';
+export { bundlePath, clientsDir, goClientDir, pythonClientDir, venvDir } from './paths.ts';
+export { ensureVenv, generatePythonClient, venvEnv, venvPython } from './python.ts';
+export { findToolchain, inCi, missingTool } from './toolchain.ts';

@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { currentVersion, distDir } from '@aggregation/openapi/contract';
+
+export const packageDir = fileURLToPath(new URL('..', import.meta.url));
+export const repoRoot = join(packageDir, '..', '..');
+
+/** Generated clients (never committed): clients/python, clients/go, and the tools' virtualenv. */
+export const clientsDir = join(repoRoot, 'clients');
+export const pythonClientDir = join(clientsDir, 'python');
+export const goClientDir = join(clientsDir, 'go');
+export const venvDir = join(clientsDir, '.venv');
+
+/** The description the clients are generated from: the current version's bundle. */
+export const bundlePath = join(distDir, `${currentVersion}.json`);
+
+/** Run outputs of the tests (gitignored). */
+export const artifactsDir = join(packageDir, 'artifacts');

@@ -1,0 +1,77 @@
+// Finding the other languages' toolchains. A missing one skips its part with a message on a developer's
+// machine, and is an error in CI (CI=true), where everything must run.
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export const inCi = process.env.CI === 'true';
+
+/** The absolute path of an executable on PATH, or undefined. */
+export function which(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export type Toolchain = { python: string | undefined; go: string | undefined; curl: string | undefined; problems: Partial<Record<'python' | 'go', string>> };
+
+export const minimumVersions = { python: [3, 11], go: [1, 25] } as const;
+
+/** `[major, minor]` that a command prints, or undefined when it cannot run. */
+function versionOf(file: string, args: string[], pattern: RegExp): [number, number] | undefined {
+  try {
+    const match = pattern.exec(execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    return match ? [Number(match[1]), Number(match[2])] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function tooOld(found: [number, number] | undefined, minimum: readonly [number, number]): string | undefined {
+  if (!found) return 'its version could not be read';
+  const [major, minor] = found;
+  if (major > minimum[0] || (major === minimum[0] && minor >= minimum[1])) return undefined;
+  return `version ${major}.${minor} found, ${minimum.join('.')} or newer needed`;
+}
+
+/** PYTHON and GO override the names looked up on PATH. A toolchain older than the generators need counts as missing. */
+export function findToolchain(): Toolchain {
+  const toolchain: Toolchain = {
+    python: which(process.env.PYTHON ?? 'python3'),
+    go: which(process.env.GO ?? 'go'),
+    curl: which('curl'),
+    problems: {},
+  };
+  if (toolchain.python) {
+    const problem = tooOld(versionOf(toolchain.python, ['--version'], /Python (\d+)\.(\d+)/), minimumVersions.python);
+    if (problem) [toolchain.python, toolchain.problems.python] = [undefined, `${toolchain.python}: ${problem}`];
+  }
+  if (toolchain.go) {
+    const problem = tooOld(versionOf(toolchain.go, ['env', 'GOVERSION'], /go(\d+)\.(\d+)/), minimumVersions.go);
+    if (problem) [toolchain.go, toolchain.problems.go] = [undefined, `${toolchain.go}: ${problem}`];
+  }
+  return toolchain;
+}
+
+export const installHints = {
+  python: 'install Python 3.11 or newer with venv (Debian: apt-get install -y python3 python3-venv)',
+  go: 'install Go 1.25 or newer and put it on PATH (Debian 12\'s golang-go is 1.19, too old)',
+  curl: 'install curl (Debian: apt-get install -y curl)',
+} as const;
+
+/** Why a part cannot run; undefined when it can. Throws in CI. */
+export function missingTool(tool: keyof typeof installHints, toolchain: Toolchain = findToolchain()): string | undefined {
+  if (toolchain[tool]) return undefined;
+  const problem = tool === 'curl' ? undefined : toolchain.problems[tool];
+  const message = `${tool} ${problem ? `unusable (${problem})` : 'not found'}: ${installHints[tool]}`;
+  if (inCi) throw new Error(`${message} (required when CI=true)`);
+  return message;
+}

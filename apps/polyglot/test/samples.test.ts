@@ -1,0 +1,71 @@
+// Every code sample of the docs, exactly as its page shows it (apps/docs/dist/samples), run against the sandbox
+// server: curl with the token in the environment, TypeScript with Node, Python in the tools' virtualenv. Each
+// runs on a fresh enrollment, since some remove access or close accounts. (TypeScript is also typechecked:
+// this package's tsconfig includes the samples.)
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { docsDir } from '@aggregation/docs';
+import { documentNames, loadBundle } from '@aggregation/openapi/contract';
+import { artifactsDir } from '../src/paths.ts';
+import { venvEnv, venvPython } from '../src/python.ts';
+import { run } from '../src/run.ts';
+import { findToolchain, inCi, missingTool } from '../src/toolchain.ts';
+import { type Sandbox, sampleEnv, startSandbox } from './support/sandbox.ts';
+
+const documentedUrl = 'http://localhost:3000';
+const toolchain = findToolchain();
+const noCurl = missingTool('curl', toolchain);
+const noVenv = existsSync(venvPython) ? undefined : `no virtualenv at ${venvPython}: run npm run generate:clients`;
+if (inCi && noVenv) throw new Error(noVenv);
+
+// curl exits non-zero on an HTTP error (and prints the body) only when asked to: ask through a .curlrc.
+const curlHome = join(artifactsDir, 'curl-home');
+mkdirSync(curlHome, { recursive: true });
+writeFileSync(join(curlHome, '.curlrc'), '--fail-with-body\n--silent\n--show-error\n');
+
+type Language = { id: string; ext: string; skip: string | undefined; command(file: string): [string, string[]] };
+const languages: Language[] = [
+  { id: 'curl', ext: 'sh', skip: noCurl, command: (file) => ['sh', ['-e', file]] },
+  { id: 'typescript', ext: 'ts', skip: undefined, command: (file) => [process.execPath, [file]] },
+  { id: 'python', ext: 'py', skip: noVenv, command: (file) => [venvPython, [file]] },
+];
+for (const language of languages) if (language.skip) console.log(`# skipping the ${language.id} samples: ${language.skip}`);
+
+type Operation = { operationId: string };
+function operationsOf(name: (typeof documentNames)[number]): Operation[] {
+  const document = loadBundle(name);
+  return Object.values(document.paths ?? {}).flatMap((item) =>
+    Object.values(item).filter((value): value is Operation => typeof (value as Operation)?.operationId === 'string'),
+  );
+}
+
+describe('code samples against the sandbox server', { concurrency: 2 }, () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox();
+  });
+  after(() => sandbox?.close());
+
+  for (const name of documentNames) {
+    for (const { operationId } of operationsOf(name)) {
+      for (const language of languages) {
+        it(`${name} ${operationId} (${language.id})`, { skip: language.skip ?? false }, async () => {
+          const shown = join(docsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
+          const source = readFileSync(shown, 'utf8');
+          assert.ok(source.includes(documentedUrl), `${shown} does not use ${documentedUrl}`);
+          // The same program, pointed at this test's server.
+          const runnable = join(artifactsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
+          mkdirSync(dirname(runnable), { recursive: true });
+          writeFileSync(runnable, source.replaceAll(documentedUrl, sandbox.url));
+          const needs = ['TRANSACTION_ID', 'PAYMENT_ID'].filter((variable) => source.includes(variable));
+          const env = venvEnv({ ...(await sampleEnv(sandbox.url, needs)), CURL_HOME: curlHome });
+          const [file, args] = language.command(runnable);
+          const { stdout } = await run(file, args, { env, timeoutMs: 60_000 });
+          assert.ok(stdout.trim().length > 0 || operationId.startsWith('delete'), 'the sample printed nothing');
+        });
+      }
+    }
+  }
+});

@@ -1,0 +1,41 @@
+// The generated clients, compiled and run against the sandbox server by their smoke programs.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { goSmokeDir } from '../src/go.ts';
+import { artifactsDir, goClientDir, packageDir, pythonClientDir } from '../src/paths.ts';
+import { venvEnv, venvPython } from '../src/python.ts';
+import { run } from '../src/run.ts';
+import { findToolchain, missingTool } from '../src/toolchain.ts';
+import { type Sandbox, startSandbox } from './support/sandbox.ts';
+
+const toolchain = findToolchain();
+const noPython = missingTool('python', toolchain);
+const noGo = missingTool('go', toolchain);
+if (noPython) console.log(`# skipping the Python smoke program: ${noPython}`);
+if (noGo) console.log(`# skipping the Go smoke program: ${noGo}`);
+
+describe('smoke programs of the generated clients', () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox();
+  });
+  after(() => sandbox?.close());
+
+  it('Python: enroll, list accounts, page transactions, read a 404 as Error', { skip: noPython ?? false }, async () => {
+    assert.ok(existsSync(join(pythonClientDir, 'aggregation_client')), 'no Python client: run npm run generate:clients');
+    const { stdout } = await run(venvPython, [join(packageDir, 'smoke', 'python', 'smoke.py')], {
+      env: venvEnv({ API_URL: sandbox.url, PYTHONPATH: pythonClientDir }),
+    });
+    assert.match(stdout, /^python smoke: ok: \d+ accounts, \d+ transactions .* unknown account: 404 not_found$/m);
+  });
+
+  it('Go: compiles, then enroll, list accounts, page transactions, read a 404 as Error', { skip: noGo ?? false }, async () => {
+    assert.ok(existsSync(join(goClientDir, 'client.gen.go')), 'no Go client: run npm run generate:clients');
+    const binary = join(artifactsDir, 'bin', 'go-smoke');
+    await run(toolchain.go!, ['build', '-o', binary, '.'], { cwd: goSmokeDir });
+    const { stdout } = await run(binary, [], { env: { ...process.env, API_URL: sandbox.url } });
+    assert.match(stdout, /^go smoke: ok: \d+ accounts, \d+ transactions .* unknown account: 404 not_found$/m);
+  });
+});
