@@ -157,4 +157,11 @@ export const migrations: Migration[] = [
       CREATE INDEX deliveries_recent ON deliveries (created_at DESC);
     `,
   },
+  {
+    version: 2,
+    name: 'transactions by account and sequence',
+    // MAX(seq) per account (every new transaction, e.g. each payment) otherwise scans the
+    // account's whole history: (account_id, date, seq) does not serve it.
+    sql: 'CREATE INDEX transactions_by_account_seq ON transactions (account_id, seq);',
+  },
 ];
