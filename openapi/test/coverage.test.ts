@@ -56,7 +56,13 @@ for (const version of versions) {
     });
 
     test('has the four webhook events', () => {
-      for (const event of seedEvents) assert.ok(doc.webhooks?.[event]?.post, `webhook ${event} is missing`);
+      for (const event of seedEvents) {
+        const operation = doc.webhooks?.[event]?.post as JsonObject | undefined;
+        assert.ok(operation, `webhook ${event} is missing`);
+        // Events are authenticated by their signature, not by a token or a client certificate.
+        assert.deepEqual(operation.security, [], `webhook ${event} security`);
+        assert.ok(operationParameters(doc, '', operation).some((p) => p.in === 'header' && p.name === 'Service-Signature'));
+      }
     });
 
     test('every operation documents Service-Version on every response and accepts it on the request', () => {
