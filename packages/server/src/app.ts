@@ -88,6 +88,8 @@ function loadValidators(sandbox: boolean): Validators {
   }
 }
 
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+
 export function createApp(options: AppOptions = {}): App {
   const defaultVersion = options.defaultVersion ?? CURRENT_VERSION;
   if (!isVersion(defaultVersion)) throw new Error(`unknown default version ${defaultVersion}; known: ${VERSIONS.join(', ')}`);
@@ -145,14 +147,15 @@ export function createApp(options: AppOptions = {}): App {
   app.onError((error, c) => errorResponse(c, error, logError));
   app.notFound(notFoundResponse((path) => documented.flatMap((validator) => validator.contract.allowedMethods(path))));
   app.use(versionMiddleware(defaultVersion, options.publicUrl?.replace(/\/$/, '')));
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(413, 'payload_too_large', 'The request body is too large.');
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', 'The request body is too large.');
+    },
+  });
+  // Only methods that carry a body: bodyLimit reads `c.req.raw.body`, which makes the adapter build a
+  // full Request (with an abort signal) per request, a large share of a GET's cost and of its garbage.
+  app.use((c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
   if (options.rateLimit) app.use(rateLimit(options.rateLimit, now));
 
   const r = router(app, runtime, validators);
