@@ -1,0 +1,94 @@
+// HTTP load with autocannon: a fixed number of connections for a fixed time, counting
+// responses per second and latency percentiles, while the target's RSS is sampled.
+import { createHistogram } from 'node:perf_hooks';
+import autocannon, { type Request } from 'autocannon';
+import { sampleRss } from './rss.ts';
+
+export interface LoadSpec {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Per-request mutation (e.g. a fresh Idempotency-Key). */
+  setupRequest?: Request['setupRequest'];
+  connections: number;
+  seconds?: number;
+  /** A fixed number of requests instead of a duration. */
+  amount?: number;
+  /** Process whose RSS is sampled during the load. */
+  pid?: number;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  responses: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  rssPeak: number;
+  seconds: number;
+}
+
+export async function load(spec: LoadSpec): Promise<LoadResult> {
+  const sampler = spec.pid ? sampleRss(spec.pid) : undefined;
+  const started = performance.now();
+  const instance = autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    ...(spec.amount ? { amount: spec.amount } : { duration: spec.seconds ?? 5 }),
+    timeout: 30,
+    requests: [
+      {
+        method: spec.method ?? 'GET',
+        ...(spec.headers ? { headers: spec.headers } : {}),
+        ...(spec.body !== undefined ? { body: spec.body } : {}),
+        ...(spec.setupRequest ? { setupRequest: spec.setupRequest } : {}),
+      },
+    ],
+  });
+  // autocannon's own histogram keeps whole milliseconds; sub-millisecond loopback latencies
+  // need microseconds, so 2xx response times are recorded here too.
+  const latency = createHistogram();
+  instance.on('response', (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) latency.record(Math.max(1, Math.round(ms * 1000)));
+  });
+  const result = await instance;
+  const seconds = (performance.now() - started) / 1000;
+  const rss = sampler?.stop();
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(stat.count);
+  const responses = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
+  return {
+    // Only successful responses count as throughput.
+    rps: result['2xx'] / (spec.amount ? seconds : result.duration),
+    p50: latency.count ? latency.percentile(50) / 1000 : Number.NaN,
+    p99: latency.count ? latency.percentile(99) / 1000 : Number.NaN,
+    responses,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes,
+    rssPeak: rss?.peak ?? Number.NaN,
+    seconds: spec.amount ? seconds : result.duration,
+  };
+}
+
+/** Runs each named measurement once per round, interleaved, so drift in the machine's load hits all alike. */
+export async function interleave<T>(rounds: number, runs: Record<string, () => Promise<T>>): Promise<Record<string, T[]>> {
+  const out: Record<string, T[]> = Object.fromEntries(Object.keys(runs).map((name) => [name, [] as T[]]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, run] of Object.entries(runs)) out[name]!.push(await run());
+  }
+  return out;
+}
+
+/** Describes failed responses of a set of load results, for the notes under a table. */
+export function failures(name: string, results: LoadResult[]): string | undefined {
+  const non2xx = results.reduce((sum, r) => sum + r.non2xx, 0);
+  const errors = results.reduce((sum, r) => sum + r.errors, 0);
+  if (non2xx === 0 && errors === 0) return undefined;
+  const codes: Record<string, number> = {};
+  for (const r of results) for (const [code, count] of Object.entries(r.statusCodes)) codes[code] = (codes[code] ?? 0) + count;
+  return `${name}: ${non2xx} non-2xx responses and ${errors} connection errors (status counts ${JSON.stringify(codes)}); only 2xx count as throughput.`;
+}

@@ -1,0 +1,137 @@
+// 1. Reads: the server (authentication, validation, storage on) against the limit (a bare
+// node:http server replaying the server's own response bytes from memory) and the peer (the
+// Prism mock of the same operation).
+import { join } from 'node:path';
+import { startMock } from '@aggregation/mock';
+import { spawnChild } from '../lib/child.ts';
+import type { Context } from '../lib/context.ts';
+import { expectStatus } from '../lib/http.ts';
+import { failures, interleave, load, type LoadResult } from '../lib/load.ts';
+import type { Section, Table, Target } from '../lib/report.ts';
+import { childPids } from '../lib/rss.ts';
+import { fmtInt, fmtMb, fmtMs, fmtPercent, fmtRatio, medianOf } from '../lib/stats.ts';
+import type { Enrolled, ServerArgs, ServerInfo } from '../targets/server.ts';
+
+const LIMIT_SHARE = 0.5;
+const PEER_MULTIPLE = 10;
+
+export async function reads(ctx: Context): Promise<Section> {
+  const { options } = ctx;
+  const server = await spawnChild<ServerInfo>(
+    new URL('../targets/server.ts', import.meta.url),
+    { databasePath: join(ctx.workdir, 'reads.sqlite'), enroll: ['username'] } satisfies ServerArgs,
+    { execArgv: ctx.execArgv('reads-server') },
+  );
+  const before = options.serverBefore
+    ? await spawnChild<ServerInfo>(
+        new URL('../targets/server.ts', import.meta.url),
+        { databasePath: join(ctx.workdir, 'reads-before.sqlite'), enroll: ['username'], module: options.serverBefore } satisfies ServerArgs,
+        { execArgv: ctx.execArgv('reads-server-before') },
+      )
+    : undefined;
+  const bare = await spawnChild<{ url: string; pid: number }>(new URL('../targets/bare-http.ts', import.meta.url), {});
+  const floor = await spawnChild<{ url: string; pid: number }>(new URL('../targets/hono-floor.ts', import.meta.url), {});
+  const children = new Set(childPids());
+  const prism = await startMock({ version: '2020-10-12' });
+  const prismPid = childPids().find((pid) => !children.has(pid));
+  try {
+    const enrolled = server.info.enrolled[0]!;
+    const checking = (e: Enrolled) => e.accounts.find((a) => a.subtype === 'checking') ?? e.accounts[0]!;
+    const headers = { authorization: enrolled.authorization };
+    const operations = [
+      { name: 'GET /accounts', path: '/accounts', of: (_e: Enrolled) => '/accounts' },
+      {
+        name: 'GET /accounts/:id/transactions?count=100',
+        path: `/accounts/${checking(enrolled).id}/transactions?count=100`,
+        of: (e: Enrolled) => `/accounts/${checking(e).id}/transactions?count=100`,
+      },
+    ];
+
+    // The limit answers with exactly the bytes the server sent.
+    const recorded = Object.fromEntries(
+      await Promise.all(operations.map(async (op) => [op.path, await expectStatus(server.info.url + op.path, { headers }, 200)] as const)),
+    );
+    await bare.call('record', recorded);
+    await floor.call('record', recorded);
+    const prismBytes: Record<string, number> = {};
+    for (const op of operations) {
+      await expectStatus(bare.info.url + op.path, {}, 200);
+      await expectStatus(floor.info.url + op.path, {}, 200);
+      prismBytes[op.path] = (await expectStatus(prism.url + op.path, { headers }, 200)).body.length;
+    }
+
+    type LoadTarget = { url: string; pid: number | undefined; enrolled?: Enrolled };
+    const targets: Record<string, LoadTarget> = {
+      'limit (bare node:http)': { url: bare.info.url, pid: bare.pid },
+      'framework floor (bare Hono)': { url: floor.info.url, pid: floor.pid },
+      ...(before ? { 'server before fixes': { url: before.info.url, pid: before.pid, enrolled: before.info.enrolled[0]! } } : {}),
+      server: { url: server.info.url, pid: server.pid },
+      'peer (Prism mock)': { url: prism.url, pid: prismPid },
+    };
+    const tables: Table[] = [];
+    const goals: Target[] = [];
+    const notes: string[] = [];
+    for (const op of operations) {
+      // A second server has its own enrollment: its own token and account ids.
+      const run = (target: LoadTarget, seconds: number) => () =>
+        load({
+          url: target.url + (target.enrolled ? op.of(target.enrolled) : op.path),
+          headers: target.enrolled ? { authorization: target.enrolled.authorization } : headers,
+          connections: options.connections,
+          seconds,
+          ...(target.pid ? { pid: target.pid } : {}),
+        });
+      ctx.log(`reads: ${op.name}: warm-up`);
+      for (const target of Object.values(targets)) await run(target, options.warmupSeconds)();
+      ctx.log(`reads: ${op.name}: ${options.rounds} round(s) of ${options.seconds} s per target`);
+      const results = await interleave<LoadResult>(
+        options.rounds,
+        Object.fromEntries(Object.entries(targets).map(([name, target]) => [name, run(target, options.seconds)])),
+      );
+      const rps = (name: string) => medianOf(results[name]!, (r) => r.rps);
+      const limit = rps('limit (bare node:http)');
+      const peer = rps('peer (Prism mock)');
+      const ours = rps('server');
+      tables.push({
+        caption: op.name,
+        headers: ['target', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'vs limit', 'vs Prism', 'body bytes'],
+        rows: Object.entries(results).map(([name, rounds]) => [
+          name,
+          fmtInt(medianOf(rounds, (r) => r.rps)),
+          fmtMs(medianOf(rounds, (r) => r.p50)),
+          fmtMs(medianOf(rounds, (r) => r.p99)),
+          fmtMb(medianOf(rounds, (r) => r.rssPeak)),
+          fmtPercent(medianOf(rounds, (r) => r.rps) / limit),
+          fmtRatio(medianOf(rounds, (r) => r.rps) / peer),
+          name.startsWith('peer') ? fmtInt(prismBytes[op.path]!) : name === 'server before fixes' ? '' : fmtInt(recorded[op.path]!.body.length),
+        ]),
+      });
+      goals.push(
+        { name: `${op.name}: server / limit`, value: fmtPercent(ours / limit), goal: `≥ ${LIMIT_SHARE * 100} %`, met: ours / limit >= LIMIT_SHARE },
+        { name: `${op.name}: server / Prism`, value: fmtRatio(ours / peer), goal: `≥ ${PEER_MULTIPLE}×`, met: ours / peer >= PEER_MULTIPLE },
+      );
+      for (const [name, rounds] of Object.entries(results)) {
+        const failed = failures(`${op.name} on ${name}`, rounds);
+        if (failed) notes.push(failed);
+      }
+    }
+    notes.push(
+      `${options.connections} connections, ${options.rounds} round(s) of ${options.seconds} s per target and operation, interleaved; medians. ` +
+        'The load generator shares the machine with the target. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework\'s, the gap between it and the server is the server\'s own code. Prism answers the description\'s example, which is smaller than the server\'s page.',
+    );
+    return {
+      title: 'Reads',
+      about:
+        'The server (authentication, version, request validation, SQLite storage on a file) against the limit, a bare `node:http` server on the same Node replaying the server\'s own response bytes from memory, and the peer, the Prism mock of the same operation.',
+      tables,
+      targets: goals,
+      notes,
+    };
+  } finally {
+    await prism.stop();
+    await bare.stop();
+    await floor.stop();
+    await before?.stop();
+    await server.stop();
+  }
+}

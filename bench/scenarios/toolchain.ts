@@ -1,0 +1,117 @@
+// 6. Toolchain: `npm test` cold (a clean copy: no build outputs, no turbo cache) and then warm
+// (nothing changed: turbo replays its cache). In quick mode `npx turbo run build` instead.
+import { spawn, spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context } from '../lib/context.ts';
+import type { Section } from '../lib/report.ts';
+import { cleanCopy } from '../lib/repo-copy.ts';
+import { fmtPercent, fmtSeconds } from '../lib/stats.ts';
+
+const MAX_WARM_SHARE = 0.05;
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Run {
+  ms: number;
+  code: number | null;
+  output: string;
+  cached?: string;
+  tasks?: string;
+}
+
+function environment(): NodeJS.ProcessEnv {
+  // Not npm's variables of this `npm run bench` (they name this package and script).
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('npm_package_') && !key.startsWith('npm_lifecycle_') && key !== 'INIT_CWD') env[key] = value;
+  }
+  return { ...env, TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', FORCE_COLOR: '0', NO_COLOR: '1' };
+}
+
+async function time(command: string, args: string[], cwd: string): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(command, args, { cwd, env: environment(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const ms = performance.now() - started;
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  return {
+    ms,
+    code,
+    output: plain,
+    ...(/Cached:\s+(.+)/.exec(plain) ? { cached: /Cached:\s+(.+)/.exec(plain)![1]!.trim() } : {}),
+    ...(/Tasks:\s+(.+)/.exec(plain) ? { tasks: /Tasks:\s+(.+)/.exec(plain)![1]!.trim() } : {}),
+  };
+}
+
+/** Files git would see as changed or new (not ignored): turbo hashes these as task inputs. */
+function visibleChanges(cwd: string): Set<string> {
+  const status = spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd, encoding: 'utf8' });
+  return new Set(status.stdout.split('\n').filter(Boolean));
+}
+
+export async function toolchain(ctx: Context): Promise<Section> {
+  const { options } = ctx;
+  const [command, args, label] = options.quick
+    ? (['npx', ['turbo', 'run', 'build'], 'npx turbo run build'] as const)
+    : (['npm', ['test'], 'npm test'] as const);
+  ctx.log('toolchain: copying the working tree (tracked and untracked files, .git; node_modules hard-linked)');
+  const copy = cleanCopy(root);
+  const notes: string[] = [];
+  try {
+    ctx.log(`toolchain: cold \`${label}\``);
+    const before = visibleChanges(copy);
+    const cold = await time(command, [...args], copy);
+    // A run that writes files turbo hashes (not ignored) changes its own inputs: the next run misses.
+    const written = [...visibleChanges(copy)].filter((line) => !before.has(line));
+    if (written.length > 0) {
+      notes.push(
+        `The cold run changed ${written.length} file(s) that are not git-ignored, which turbo hashes as inputs, so the warm run cannot replay the tasks that read them: ` +
+          written.slice(0, 8).map((line) => `\`${line.slice(3)}\``).join(', ') + (written.length > 8 ? ', …' : '') + '.',
+      );
+    }
+    ctx.log(`toolchain: warm \`${label}\``);
+    const warm = await time(command, [...args], copy);
+    for (const [name, run] of [['cold', cold], ['warm', warm]] as const) {
+      if (run.code !== 0) {
+        const log = join(ctx.workdir, '..', `aggregation-bench-toolchain-${name}.log`);
+        writeFileSync(log, run.output);
+        notes.push(`The ${name} run exited with code ${run.code}; its output is in ${log}. Last lines: ${run.output.trim().split('\n').slice(-5).join(' / ')}`);
+      }
+    }
+    const share = warm.ms / cold.ms;
+    notes.push(
+      options.quick
+        ? 'Quick mode measures `npx turbo run build` (not the whole `npm test`, which takes minutes); the full run measures `npm test`. ' +
+            'A warm run cannot go below the start of npx and turbo (about 0.2 s), so against a build of a few seconds the 5 % goal is at the edge.'
+        : 'Cold: a copy of the working tree with no build outputs and no turbo cache (what `git clean -xfd -e node_modules` leaves), node_modules hard-linked. Warm: the same command again with nothing changed.',
+    );
+    return {
+      title: 'Toolchain',
+      about: `\`${label}\` cold, then warm with nothing changed (turbo replays its cache).`,
+      tables: [
+        {
+          headers: ['run', 'wall time', 'turbo tasks', 'turbo cache', 'exit code'],
+          rows: [
+            [`cold \`${label}\``, fmtSeconds(cold.ms), cold.tasks ?? '', cold.cached ?? '', String(cold.code)],
+            [`warm \`${label}\``, fmtSeconds(warm.ms), warm.tasks ?? '', warm.cached ?? '', String(warm.code)],
+          ],
+        },
+      ],
+      targets: [
+        {
+          name: `warm / cold \`${label}\``,
+          value: fmtPercent(share),
+          goal: `< ${MAX_WARM_SHARE * 100} %`,
+          met: cold.code === 0 && warm.code === 0 ? share < MAX_WARM_SHARE : null,
+        },
+      ],
+      notes,
+    };
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}

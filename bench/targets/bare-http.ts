@@ -1,0 +1,50 @@
+// The limit: a bare node:http server on the same Node answering recorded responses (status,
+// headers, body bytes) from memory, by request URL. No routing library, no validation, no storage.
+import { createServer, type OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serveParent } from '../lib/worker-side.ts';
+
+export interface RecordedResponse {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array;
+}
+
+interface Prepared {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+const routes = new Map<string, Prepared>();
+
+const server = createServer((request, response) => {
+  const route = routes.get(request.url ?? '');
+  if (!route) {
+    response.writeHead(404, { 'content-length': '0' }).end();
+    return;
+  }
+  response.writeHead(route.status, route.headers).end(route.body);
+});
+server.listen(0, '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+const { port } = server.address() as AddressInfo;
+
+serveParent(
+  { url: `http://127.0.0.1:${port}`, pid: process.pid },
+  {
+    record: (payload) => {
+      for (const [url, recorded] of Object.entries(payload as Record<string, RecordedResponse>)) {
+        const body = Buffer.from(recorded.body);
+        const headers: OutgoingHttpHeaders = {};
+        for (const [name, value] of recorded.headers) {
+          if (name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive' && name !== 'date') headers[name] = value;
+        }
+        headers['content-length'] = String(body.length);
+        routes.set(url, { status: recorded.status, headers, body });
+      }
+      return routes.size;
+    },
+  },
+  () => new Promise<void>((resolve) => server.close(() => resolve())),
+);

@@ -1,0 +1,38 @@
+// The framework floor: the same recorded responses served by a bare Hono app on
+// @hono/node-server (the server's framework and adapter), with no middleware, auth, validation
+// or storage. The gap between it and the bare node:http limit is the framework's share.
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { serveParent } from '../lib/worker-side.ts';
+import type { RecordedResponse } from './bare-http.ts';
+
+const routes = new Map<string, { status: number; headers: Headers; body: Uint8Array<ArrayBuffer> }>();
+const app = new Hono();
+app.all('*', (c) => {
+  const url = new URL(c.req.url);
+  const route = routes.get(url.pathname + url.search);
+  if (!route) return c.body(null, 404);
+  return new Response(route.body, { status: route.status, headers: route.headers });
+});
+
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+await new Promise((resolve) => server.once('listening', resolve));
+const { port } = server.address() as AddressInfo;
+
+serveParent(
+  { url: `http://127.0.0.1:${port}`, pid: process.pid },
+  {
+    record: (payload) => {
+      for (const [url, recorded] of Object.entries(payload as Record<string, RecordedResponse>)) {
+        const headers = new Headers();
+        for (const [name, value] of recorded.headers) {
+          if (!['transfer-encoding', 'connection', 'keep-alive', 'date', 'content-length'].includes(name)) headers.set(name, value);
+        }
+        routes.set(url, { status: recorded.status, headers, body: new Uint8Array(recorded.body) });
+      }
+      return routes.size;
+    },
+  },
+  () => new Promise<void>((resolve) => server.close(() => resolve())),
+);
