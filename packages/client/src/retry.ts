@@ -84,7 +84,8 @@ export function createRetryingFetch(
     const retryable = isRetryable(request);
     for (let retry = 0; ; retry++) {
       const canRetry = retryable && retry < maxRetries;
-      const attempt = canRetry ? request.clone() : request;
+      // Only a body is consumed by sending; a bodyless request is sent again as it is.
+      const attempt = canRetry && request.body ? request.clone() : request;
       let response: Response;
       try {
         response = await fetchWithTimeout(fetch, attempt, options.timeoutMs);

@@ -167,11 +167,24 @@ function signedMessage(timestamp: number, body: Uint8Array): Uint8Array<ArrayBuf
   return message;
 }
 
+// Importing a key costs more than the HMAC itself, and a receiver verifies every event with the same few secrets.
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+const MAX_CACHED_KEYS = 32;
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = importedKeys.get(secret);
+  if (!key) {
+    if (importedKeys.size >= MAX_CACHED_KEYS) importedKeys.clear();
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    importedKeys.set(secret, key);
+    // A failed import is not kept: the next call tries again.
+    key.catch(() => importedKeys.delete(secret));
+  }
+  return key;
+}
+
 async function hmacSha256(secret: string, message: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, message));
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), message));
 }
 
 /** Compares without an early exit; lengths are public (both are SHA-256 sizes here). */
