@@ -1,6 +1,6 @@
 // Command line of `npm run bench`: --quick (one short round per measurement, for CI),
 // --only=reads,writes (a subset), --profile (servers under test write .cpuprofile files),
-// --out=<file> (default bench/results.md), --server-before=<dir or git revision> (the server
+// --out=<file> (default bench/results.md; bench/results-quick.md with --quick), --server-before=<dir or git revision> (the server
 // package before a change: reads, history and writes then measure it beside the current one).
 import { fileURLToPath } from 'node:url';
 
@@ -51,7 +51,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     serverBefore: undefined,
     only,
     profile: flags.has('profile'),
-    out: flags.get('out') || fileURLToPath(new URL('../results.md', import.meta.url)),
+    // A quick run is a smoke test of the benchmarks, not a measurement: it never replaces the recorded results.
+    out: flags.get('out') || fileURLToPath(new URL(quick ? '../results-quick.md' : '../results.md', import.meta.url)),
     rounds: quick ? 1 : 3,
     seconds: quick ? 2 : 10,
     warmupSeconds: quick ? 1 : 3,
