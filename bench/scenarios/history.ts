@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { spawnChild, type Child } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
+import { spawnServers } from '../lib/server-target.ts';
 import { historyFacts, type HistoryFacts } from '../lib/history-db.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, load, type LoadResult } from '../lib/load.ts';
@@ -44,18 +45,7 @@ export async function history(ctx: Context): Promise<Section> {
   );
 
   // A fresh server on the seeded file: its memory holds nothing of the seeding.
-  const server = await spawnChild<ServerInfo>(
-    new URL('../targets/server.ts', import.meta.url),
-    { databasePath } satisfies ServerArgs,
-    { execArgv: ctx.execArgv('history-server') },
-  );
-  const before = options.serverBefore
-    ? await spawnChild<ServerInfo>(
-        new URL('../targets/server.ts', import.meta.url),
-        { databasePath, module: options.serverBefore } satisfies ServerArgs,
-        { execArgv: ctx.execArgv('history-server-before') },
-      )
-    : undefined;
+  const { server, before } = await spawnServers(ctx, 'history', { databasePath });
   try {
     const pageOf = (h: Hist) => `/accounts/${h.account.id}/transactions?count=${PAGE}&from_id=${h.facts.deepId}`;
     for (const h of [small, large]) {

@@ -5,30 +5,25 @@ import { join } from 'node:path';
 import { startMock } from '@aggregation/mock';
 import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
+import { spawnServers } from '../lib/server-target.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, load, type LoadResult } from '../lib/load.ts';
 import type { Section, Table, Target } from '../lib/report.ts';
 import { childPids } from '../lib/rss.ts';
 import { fmtInt, fmtMb, fmtMs, fmtPercent, fmtRatio, medianOf } from '../lib/stats.ts';
-import type { Enrolled, ServerArgs, ServerInfo } from '../targets/server.ts';
+import type { Enrolled } from '../targets/server.ts';
 
 const LIMIT_SHARE = 0.5;
 const PEER_MULTIPLE = 10;
 
 export async function reads(ctx: Context): Promise<Section> {
   const { options } = ctx;
-  const server = await spawnChild<ServerInfo>(
-    new URL('../targets/server.ts', import.meta.url),
-    { databasePath: join(ctx.workdir, 'reads.sqlite'), enroll: ['username'] } satisfies ServerArgs,
-    { execArgv: ctx.execArgv('reads-server') },
+  const { server, before } = await spawnServers(
+    ctx,
+    'reads',
+    { databasePath: join(ctx.workdir, 'reads.sqlite'), enroll: ['username'] },
+    join(ctx.workdir, 'reads-before.sqlite'),
   );
-  const before = options.serverBefore
-    ? await spawnChild<ServerInfo>(
-        new URL('../targets/server.ts', import.meta.url),
-        { databasePath: join(ctx.workdir, 'reads-before.sqlite'), enroll: ['username'], module: options.serverBefore } satisfies ServerArgs,
-        { execArgv: ctx.execArgv('reads-server-before') },
-      )
-    : undefined;
   const bare = await spawnChild<{ url: string; pid: number }>(new URL('../targets/bare-http.ts', import.meta.url), {});
   const floor = await spawnChild<{ url: string; pid: number }>(new URL('../targets/hono-floor.ts', import.meta.url), {});
   const children = new Set(childPids());

@@ -5,12 +5,12 @@
 import { join } from 'node:path';
 import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
+import { spawnServer } from '../lib/server-target.ts';
 import { expectStatus, sendMany } from '../lib/http.ts';
 import type { Section } from '../lib/report.ts';
 import { sampleRss } from '../lib/rss.ts';
 import { fmtInt, fmtMb, fmtPercent, median } from '../lib/stats.ts';
 import type { ReceiverStats } from '../targets/receiver.ts';
-import type { ServerArgs, ServerInfo } from '../targets/server.ts';
 
 /** The server's default delivery concurrency (AppOptions.webhooks.concurrency). */
 const DELIVERY_CONCURRENCY = 4;
@@ -19,11 +19,11 @@ export async function webhooks(ctx: Context): Promise<Section> {
   const { options } = ctx;
   const events = options.quick ? 300 : 3000;
   const receiver = await spawnChild<{ url: string; pid: number }>(new URL('../targets/receiver.ts', import.meta.url), {});
-  const server = await spawnChild<ServerInfo>(
-    new URL('../targets/server.ts', import.meta.url),
-    { databasePath: join(ctx.workdir, 'webhooks.sqlite'), enroll: ['username'], webhookConcurrency: DELIVERY_CONCURRENCY } satisfies ServerArgs,
-    { execArgv: ctx.execArgv('webhooks-server') },
-  );
+  const server = await spawnServer(ctx, 'webhooks-server', {
+    databasePath: join(ctx.workdir, 'webhooks.sqlite'),
+    enroll: ['username'],
+    webhookConcurrency: DELIVERY_CONCURRENCY,
+  });
   const sender = await spawnChild<{ pid: number }>(new URL('../targets/bare-sender.ts', import.meta.url), {});
   const verifier = await spawnChild<{ pid: number; bytes: number }>(new URL('../targets/verify-loop.ts', import.meta.url), {});
   const notes: string[] = [];

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { spawnChild, type Child } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
+import { spawnServers } from '../lib/server-target.ts';
 import { countRows } from '../lib/history-db.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, load, type LoadResult } from '../lib/load.ts';
@@ -11,7 +12,7 @@ import type { Section } from '../lib/report.ts';
 import { countSyncs, straceAvailable } from '../lib/syscalls.ts';
 import { fmtInt, fmtMb, fmtMs, fmtPercent, medianOf } from '../lib/stats.ts';
 import type { InsertLoopResult } from '../targets/insert-loop.ts';
-import type { ServerArgs, ServerInfo } from '../targets/server.ts';
+import type { ServerInfo } from '../targets/server.ts';
 
 const PAYMENT = JSON.stringify({
   amount: '0.01',
@@ -22,18 +23,7 @@ const PAYMENT = JSON.stringify({
 export async function writes(ctx: Context): Promise<Section> {
   const { options } = ctx;
   const databasePath = join(ctx.workdir, 'writes.sqlite');
-  const server = await spawnChild<ServerInfo>(
-    new URL('../targets/server.ts', import.meta.url),
-    { databasePath, enroll: ['username'] } satisfies ServerArgs,
-    { execArgv: ctx.execArgv('writes-server') },
-  );
-  const before = options.serverBefore
-    ? await spawnChild<ServerInfo>(
-        new URL('../targets/server.ts', import.meta.url),
-        { databasePath: join(ctx.workdir, 'writes-before.sqlite'), enroll: ['username'], module: options.serverBefore } satisfies ServerArgs,
-        { execArgv: ctx.execArgv('writes-server-before') },
-      )
-    : undefined;
+  const { server, before } = await spawnServers(ctx, 'writes', { databasePath, enroll: ['username'] }, join(ctx.workdir, 'writes-before.sqlite'));
   const loop = await spawnChild<{ pid: number }>(new URL('../targets/insert-loop.ts', import.meta.url), { databasePath });
   const notes: string[] = [];
   try {
