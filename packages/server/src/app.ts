@@ -10,11 +10,13 @@ import type { Deps } from './domain/context.ts';
 import { ApiError } from './domain/errors.ts';
 import type { EventType } from './domain/events.ts';
 import { activeSecrets, ensureSigningSecret } from './domain/webhooks.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppEnv, Runtime } from './http/env.ts';
 import { errorResponse, notFoundResponse } from './http/middleware/errors.ts';
-import { rateLimit, type RateLimit } from './http/middleware/rate-limit.ts';
+import { callerOf, rateLimit, TokenBuckets, type RateLimit } from './http/middleware/rate-limit.ts';
 import { MAX_BODY_BYTES, type Validators } from './http/middleware/validate.ts';
-import { versionMiddleware } from './http/middleware/version.ts';
+import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts';
+import { ReadCache, readCacheKey, replay, type ReadCacheOptions } from './http/read-cache.ts';
 import { router } from './http/router.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { institutionRoutes } from './http/routes/institutions.ts';
@@ -62,12 +64,24 @@ export interface AppOptions {
   logError?: (error: unknown) => void;
   /** One line per request (method, path, status, duration, version); none by default. */
   accessLog?: (line: string) => void;
+  /**
+   * Replay rendered reads at the HTTP edge until a write or the enrollment's clock changes them
+   * (default on; see http/read-cache.ts). In-process `fetch` always runs the handlers.
+   */
+  readCache?: ReadCacheOptions | false;
 }
 
 export interface AppHandles {
   runtime: Runtime;
   store: Store;
   worker: DeliveryWorker;
+  /** Replayed reads; undefined when turned off. */
+  readCache: ReadCache | undefined;
+  /**
+   * For the Node server, before the app: answers a GET from the read cache when it can (true),
+   * else leaves the request untouched (false).
+   */
+  serveCached(incoming: IncomingMessage, outgoing: ServerResponse): boolean;
   /** Stops the worker (waiting for attempts in flight) and closes the store if the app opened it. */
   close(): Promise<void>;
 }
@@ -134,12 +148,15 @@ export function createApp(options: AppOptions = {}): App {
   const runtime: Runtime = { deps, defaultVersion, sandbox };
   const app = new Hono<AppEnv>();
   const accessLog = options.accessLog;
+  const logAccess = (method: string, url: string, status: number, started: number, version: string | null, note = '') => {
+    const path = url.split('?', 1)[0];
+    accessLog?.(`${method} ${path} ${status} ${(performance.now() - started).toFixed(1)}ms ${version ?? ''}${note}`);
+  };
   if (accessLog) {
     app.use(async (c, next) => {
       const started = performance.now();
       await next();
-      const path = new URL(c.req.url).pathname;
-      accessLog(`${c.req.method} ${path} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms ${c.res.headers.get('service-version') ?? ''}`);
+      logAccess(c.req.method, new URL(c.req.url).pathname, c.res.status, started, c.res.headers.get(VERSION_HEADER));
     });
   }
   const validators = loadValidators(sandbox);
@@ -156,9 +173,11 @@ export function createApp(options: AppOptions = {}): App {
   // Only methods that carry a body: bodyLimit reads `c.req.raw.body`, which makes the adapter build a
   // full Request (with an abort signal) per request, a large share of a GET's cost and of its garbage.
   app.use((c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
-  if (options.rateLimit) app.use(rateLimit(options.rateLimit, now));
+  const buckets = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
+  if (buckets) app.use(rateLimit(buckets));
 
-  const r = router(app, runtime, validators);
+  const readCache = options.readCache === false ? undefined : new ReadCache(store, now, options.readCache);
+  const r = router(app, runtime, validators, readCache);
   institutionRoutes(r, runtime);
   accountRoutes(r, runtime);
   transactionRoutes(r, runtime);
@@ -169,10 +188,24 @@ export function createApp(options: AppOptions = {}): App {
 
   if (options.webhooks?.autostart !== false) worker.start();
 
+  const serveCached = (incoming: IncomingMessage, outgoing: ServerResponse): boolean => {
+    const key = readCache && readCacheKey(incoming);
+    if (!key) return false;
+    const started = performance.now();
+    const entry = readCache!.lookup(key, incoming);
+    // A caller out of tokens goes to the app, which answers the 429.
+    if (!entry || buckets?.take(callerOf(incoming, incoming.headers.authorization)) !== undefined) return false;
+    replay(entry, outgoing);
+    if (accessLog) logAccess('GET', incoming.url!, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), ' (replayed)');
+    return true;
+  };
+
   const handles: AppHandles = {
     runtime,
     store,
     worker,
+    readCache,
+    serveCached,
     async close() {
       await worker.stop();
       if (ownsStore) await store.close();

@@ -6,7 +6,7 @@
 // TLS_KEY / TLS_CERT / TLS_CLIENT_CA (files; HTTPS, and live tokens need a client
 // certificate signed by the client CA), SANDBOX=off to disable the sandbox control API,
 // RATE_LIMIT (requests per second per caller, bursts of twice that; none by default),
-// ACCESS_LOG=off to silence the one-line-per-request log.
+// ACCESS_LOG=off to silence the one-line-per-request log, READ_CACHE=off to render every read.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer, type TlsOptions } from './server.ts';
@@ -35,6 +35,7 @@ const running = await startServer({
   ...(tls ? { tls } : {}),
   ...(rate > 0 ? { rateLimit: { perSecond: rate, burst: rate * 2 } } : {}),
   ...(process.env.ACCESS_LOG === 'off' ? {} : { accessLog: (line: string) => console.log(line) }),
+  ...(process.env.READ_CACHE === 'off' ? { readCache: false } : {}),
 });
 
 console.log(`Listening on ${running.url} (database ${databasePath})`);

@@ -1,10 +1,10 @@
 // Serves the app over HTTP, or HTTPS with a client CA (live tokens then need a client
 // certificate signed by it). Closing is graceful: no new connections, requests in flight
 // finish, the delivery worker stops, the store closes.
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createApp, type App, type AppOptions } from './app.ts';
 
 export interface TlsOptions {
@@ -33,19 +33,21 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const app = createApp(options);
   const tls = options.tls;
-  const server = createAdaptorServer({
-    fetch: app.fetch,
-    ...(tls
-      ? {
-          createServer: createHttpsServer,
-          serverOptions: {
-            key: tls.key,
-            cert: tls.cert,
-            ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
-          },
-        }
-      : {}),
-  }) as Server;
+  const toApp = getRequestListener(app.fetch);
+  // Replayed reads are written before the adapter builds a Request for the app.
+  const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if (!app.serveCached(incoming, outgoing)) void toApp(incoming, outgoing);
+  };
+  const server: Server = tls
+    ? createHttpsServer(
+        {
+          key: tls.key,
+          cert: tls.cert,
+          ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
+        },
+        listener,
+      )
+    : createHttpServer(listener);
   const hostname = options.hostname ?? '0.0.0.0';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -72,8 +72,12 @@ export async function apiJson<O extends ApiOperation, S extends ApiStatus<O>>(
   status: S,
   body: ApiBody<O, S>,
 ): Promise<Response> {
-  return c.json(await versioned(c, runtime, operation, body), status as ContentfulStatusCode);
+  const text = JSON.stringify(await versioned(c, runtime, operation, body));
+  c.get('keepBody')?.(text);
+  return c.body(text, status as ContentfulStatusCode, JSON_HEADERS);
 }
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 export function sandboxJson<O extends SandboxOperation, S extends SandboxStatus<O>>(
   c: AppContext,

@@ -1,10 +1,11 @@
 // Declares a route of the description: its operation, and the middleware it needs
-// (authentication, enrollment status header, request validation) in that order.
+// (read capture, authentication, enrollment status header, request validation) in that order.
 import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppContext, AppEnv, Runtime } from './env.ts';
 import { authenticate } from './middleware/auth.ts';
 import { enrollmentStatusHeader } from './middleware/enrollment-status.ts';
 import { validateRequest, type Validators } from './middleware/validate.ts';
+import type { ReadCache } from './read-cache.ts';
 
 export interface RouteOptions {
   operationId: string;
@@ -23,10 +24,13 @@ export interface Router {
   route(method: Method, path: string, options: RouteOptions, handler: (c: AppContext) => Promise<Response> | Response): void;
 }
 
-export function router(app: Hono<AppEnv>, runtime: Runtime, validators: Validators): Router {
+export function router(app: Hono<AppEnv>, runtime: Runtime, validators: Validators, readCache?: ReadCache): Router {
+  const capture = readCache?.capture();
   return {
     route(method, path, options, handler) {
       const chain: MiddlewareHandler<AppEnv>[] = [];
+      // Before authentication: the store's change mark is read before anything else is.
+      if (capture && method === 'get' && options.document === 'api') chain.push(capture);
       if (options.auth !== false) {
         chain.push(authenticate(runtime, { sandboxOnly: options.document === 'sandbox', bank: options.bank === true }));
       }

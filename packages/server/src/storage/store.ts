@@ -253,6 +253,12 @@ export interface Store extends Repos {
    * should not wait on anything but the repositories it is given.
    */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  /**
+   * A value that changes whenever a transaction commits, in this process or in another one
+   * sharing the database; read caches compare it. Cheap and synchronous: it is read on every
+   * replayed request. A store that cannot tell returns a new value on every call.
+   */
+  changeMark(): string;
   close(): Promise<void>;
 }
 

@@ -1,10 +1,13 @@
-// Transactions: streamed, newest-first lists with keyset pagination, and single reads.
+// Transactions: newest-first lists with keyset pagination (long ones streamed), and single reads.
 import { noteTransactionsFetched, openTransactionList, transactionOf } from '../../domain/transactions.ts';
 import { presentTransaction } from '../../domain/present.ts';
 import type { Runtime } from '../env.ts';
 import { apiJson, apiJsonStream } from '../respond.ts';
 import type { Router } from '../router.ts';
 import { pathAccount } from './accounts.ts';
+
+/** Pages up to this size are rendered whole (and may be replayed); longer lists are streamed. */
+const WHOLE_PAGE_MAX = 500;
 
 export function transactionRoutes(r: Router, runtime: Runtime): void {
   const options = { document: 'api', bank: true, enrollmentStatus: true } as const;
@@ -20,6 +23,12 @@ export function transactionRoutes(r: Router, runtime: Runtime): void {
     });
     await noteTransactionsFetched(runtime.deps, c.get('enrollment'), account);
     const base = c.get('base');
+    const count = params.count as number | undefined;
+    if (count !== undefined && count <= WHOLE_PAGE_MAX) {
+      const page = [];
+      for await (const row of rows) page.push(presentTransaction(base, row));
+      return apiJson(c, runtime, 'listTransactions', 200, page);
+    }
     return apiJsonStream(c, runtime, 'listTransactions', {
       async *[Symbol.asyncIterator]() {
         for await (const row of rows) yield presentTransaction(base, row);

@@ -308,6 +308,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
   // A single in-memory connection would let reads see a transaction in progress: gate them.
   const readRepos = inMemory ? gate(repos(reader), lock) : repos(reader);
   let closed = false;
+  let commits = 0;
+  // Changes when another connection commits: the writer, or another process on the same file.
+  const dataVersion = inMemory ? undefined : reader.db.prepare('PRAGMA data_version');
 
   return {
     ...readRepos,
@@ -318,12 +321,17 @@ export function openSqliteStore(options: SqliteOptions): Store {
         try {
           const result = await fn(writeRepos);
           writer.db.exec('COMMIT');
+          commits += 1;
           return result;
         } catch (error) {
           writer.db.exec('ROLLBACK');
           throw error;
         }
       }),
+    changeMark: () => {
+      if (closed) return `closed.${++commits}`;
+      return dataVersion ? `${commits}.${(dataVersion.get() as { data_version: number }).data_version}` : String(commits);
+    },
     close: () =>
       lock.run(async () => {
         if (closed) return;

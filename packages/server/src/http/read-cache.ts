@@ -1,0 +1,112 @@
+// Rendered read responses, replayed at the HTTP edge. A GET of the API that a handler answered
+// with 200 is kept, byte for byte, under everything that shaped it (URL, Host, Authorization,
+// Service-Version). It is replayed only while the store has seen no commit since it was
+// rendered (from this process or, on a shared file, another) and the enrollment's clock has not
+// reached its next state change; otherwise the request goes to the app as usual.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
+import type { Now } from '../domain/clock.ts';
+import type { EnrollmentRow, Store } from '../storage/store.ts';
+import type { AppEnv } from './env.ts';
+import { VERSION_HEADER } from './middleware/version.ts';
+
+export interface ReadCacheOptions {
+  /** Total size of the kept bodies (default 64 MiB). */
+  maxBytes?: number;
+  /** Larger bodies are not kept (default 512 KiB). */
+  maxEntryBytes?: number;
+}
+
+interface Entry {
+  /** The store's change mark when the response was rendered. */
+  mark: string;
+  /** Real time at which the enrollment's state machines next have work to do. */
+  expiresAt: number;
+  /** Live enrollments: the request must come with a verified TLS client certificate. */
+  live: boolean;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+/** What shapes a read's response; undefined for requests that are never replayed. */
+export function readCacheKey(incoming: IncomingMessage): string | undefined {
+  if (incoming.method !== 'GET' || incoming.url === undefined) return undefined;
+  const { headers } = incoming;
+  return `${headers.authorization ?? ''}\n${headers[VERSION_HEADER.toLowerCase()] ?? ''}\n${headers.host ?? ''}\n${incoming.url}`;
+}
+
+/** The enrollment's next state change, in real time (its clock runs at an offset). */
+function expiryOf(enrollment: EnrollmentRow | undefined): number {
+  if (!enrollment || enrollment.next_due_at === null) return Number.POSITIVE_INFINITY;
+  return enrollment.next_due_at - enrollment.clock_offset_ms;
+}
+
+export class ReadCache {
+  private readonly entries: LRUCache<string, Entry>;
+  private readonly maxEntryBytes: number;
+  private readonly store: Store;
+  private readonly now: Now;
+  hits = 0;
+  misses = 0;
+
+  constructor(store: Store, now: Now, options: ReadCacheOptions = {}) {
+    this.store = store;
+    this.now = now;
+    this.maxEntryBytes = options.maxEntryBytes ?? 512 * 1024;
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: (entry, key) => entry.body.length + key.length,
+    });
+  }
+
+  /** A response still valid for this request, if one is kept. */
+  lookup(key: string, incoming: IncomingMessage): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.misses += 1;
+      return undefined;
+    }
+    if (entry.mark !== this.store.changeMark() || this.now() >= entry.expiresAt) {
+      this.entries.delete(key);
+      this.misses += 1;
+      return undefined;
+    }
+    // Not kept apart per connection: a live replay needs this connection's certificate too.
+    if (entry.live && (incoming.socket as TLSSocket).authorized !== true) return undefined;
+    this.hits += 1;
+    return entry;
+  }
+
+  /**
+   * Route middleware: keeps the response when the handler produced a JSON body (`keepBody`)
+   * and nothing was committed while it was rendered.
+   */
+  capture(): MiddlewareHandler<AppEnv> {
+    return async (c, next) => {
+      const incoming = c.env?.incoming;
+      const key = incoming && readCacheKey(incoming);
+      if (!key) return next();
+      const mark = this.store.changeMark();
+      let body: string | undefined;
+      c.set('keepBody', (text: string) => {
+        body = text;
+      });
+      await next();
+      if (body === undefined || c.res.status !== 200 || this.store.changeMark() !== mark) return;
+      const bytes = Buffer.from(body);
+      if (bytes.length > this.maxEntryBytes) return;
+      const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
+      headers['content-length'] = bytes.length;
+      const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
+      this.entries.set(key, { mark, expiresAt: expiryOf(enrollment), live: enrollment?.mode === 'live', headers, body: bytes });
+    };
+  }
+}
+
+/** Writes a kept response; the caller has checked rate limits. */
+export function replay(entry: Entry, outgoing: ServerResponse): void {
+  outgoing.writeHead(200, entry.headers);
+  outgoing.end(entry.body);
+}

@@ -1,0 +1,196 @@
+// The read cache at the HTTP edge. The oracle: after any write, any clock movement or any
+// change by another process, a read over HTTP (replayed or not) must equal the same read
+// rendered by the handlers at that moment (in-process `app.fetch` never replays).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { DAY_MS } from '../src/domain/clock.ts';
+import { openStore, startServer, type RunningServer } from '../src/index.ts';
+import { caller, type Caller, type Reply } from './helpers/harness.ts';
+
+const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
+const SHAPING_HEADERS = ['content-type', 'service-version', 'service-enrollment-status'];
+
+describe('read cache over HTTP', () => {
+  let dir: string;
+  let running: RunningServer;
+  let http: Caller;
+  let rendered: Caller;
+  let offset = 0;
+  const logged: string[] = [];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-read-cache-'));
+    running = await startServer({
+      port: 0,
+      hostname: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.sqlite'),
+      now: () => Date.now() + offset,
+      webhooks: { autostart: false },
+      accessLog: (line) => logged.push(line),
+    });
+    http = caller((request) => fetch(request), running.url);
+    rendered = caller((request) => running.app.fetch(request), running.url);
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const enroll = async (username = 'username') => {
+    const reply = await http('POST', '/sandbox/enrollments', { json: { username, password: 'password' } });
+    assert.equal(reply.status, 201, reply.text);
+    return { token: reply.body.access_token as string, accounts: reply.body.accounts as { id: string; subtype: string }[] };
+  };
+
+  const same = (path: string, replayed: Reply, fresh: Reply) => {
+    assert.equal(replayed.status, fresh.status, `${path}: status`);
+    assert.equal(replayed.text, fresh.text, `${path}: body`);
+    for (const name of SHAPING_HEADERS) assert.equal(replayed.headers.get(name), fresh.headers.get(name), `${path}: ${name}`);
+  };
+
+  /** Reads each path twice over HTTP (the second may be replayed), then renders it: all three agree. */
+  const agree = async (token: string, paths: string[], version?: string) => {
+    for (const path of paths) {
+      const options = { token, ...(version ? { version } : {}) };
+      const first = await http('GET', path, options);
+      const second = await http('GET', path, options);
+      same(path, second, first);
+      same(path, second, await rendered('GET', path, options));
+    }
+  };
+
+  const pathsOf = (accounts: { id: string; subtype: string }[]) => {
+    const checking = accounts.find((a) => a.subtype === 'checking')!;
+    return {
+      checking,
+      paths: [
+        '/accounts',
+        `/accounts/${checking.id}`,
+        `/accounts/${checking.id}/balances`,
+        `/accounts/${checking.id}/details`,
+        `/accounts/${checking.id}/transactions?count=50`,
+        `/accounts/${checking.id}/payments`,
+      ],
+    };
+  };
+
+  test('a repeated read is replayed byte for byte, headers included', async () => {
+    const { token, accounts } = await enroll();
+    const { paths } = pathsOf(accounts);
+    const hits = running.app.readCache!.hits;
+    await agree(token, paths);
+    assert.equal(running.app.readCache!.hits - hits, paths.length, 'each second read is replayed');
+    assert.ok(logged.some((line) => line.startsWith('GET /accounts 200 ') && line.endsWith('(replayed)')), 'the access log tells replays apart');
+  });
+
+  test('every kind of write shows in the next read', async () => {
+    const { token, accounts } = await enroll();
+    const { checking, paths } = pathsOf(accounts);
+    await agree(token, paths);
+    const balances = (await http('GET', `/accounts/${checking.id}/balances`, { token })).body;
+
+    const paid = await http('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '25', memo: 'Rent share', payee } });
+    assert.equal(paid.status, 202, paid.text);
+    const after = (await http('GET', `/accounts/${checking.id}/balances`, { token })).body;
+    assert.equal(Math.round(Number(balances.ledger) * 100) - 2500, Math.round(Number(after.ledger) * 100));
+    assert.equal((await http('GET', `/accounts/${checking.id}/payments`, { token })).body[0].id, paid.body.id);
+    await agree(token, paths);
+
+    assert.equal((await http('POST', '/sandbox/clock/advance', { token, json: { days: 3 } })).status, 200);
+    await agree(token, paths);
+
+    const savings = accounts.find((a) => a.subtype === 'savings')!;
+    assert.equal((await http('POST', `/sandbox/accounts/${savings.id}/close`, { token, json: {} })).status, 200);
+    assert.equal((await http('GET', `/accounts/${savings.id}`, { token })).status, 410);
+    await agree(token, paths);
+
+    assert.equal((await http('POST', '/sandbox/enrollment/disconnect', { token, json: { reason: 'account_locked' } })).status, 200);
+    const listed = await http('GET', '/accounts', { token });
+    assert.equal(listed.status, 200);
+    const account = await http('GET', `/accounts/${checking.id}`, { token });
+    assert.equal(account.headers.get('service-enrollment-status'), 'disconnected.account_locked');
+    await agree(token, paths);
+
+    assert.equal((await http('DELETE', '/accounts', { token })).status, 204);
+    assert.equal((await http('GET', '/accounts', { token })).status, 403, 'a revoked token reads nothing, replayed or not');
+  });
+
+  test('time alone changes what is due: enrichment completes without any write in between', async () => {
+    const { token, accounts } = await enroll();
+    const { checking } = pathsOf(accounts);
+    const path = `/accounts/${checking.id}/transactions?count=100`;
+    const pending = (body: { details: { processing_status: string } }[]) => body.filter((t) => t.details.processing_status === 'pending').length;
+    const first = await http('GET', path, { token });
+    const replayed = await http('GET', path, { token });
+    same(path, replayed, first);
+    assert.ok(pending(first.body) > 0, 'the newest transactions are still being enriched');
+    offset += 2 * DAY_MS;
+    const later = await http('GET', path, { token });
+    assert.equal(pending(later.body), 0);
+    same(path, later, await rendered('GET', path, { token }));
+  });
+
+  test('a token never sees another enrollment\'s replayed reads; versions are kept apart', async () => {
+    const a = await enroll();
+    const b = await enroll();
+    await agree(a.token, ['/accounts']);
+    const ofB = await http('GET', '/accounts', { token: b.token });
+    assert.deepEqual(
+      ofB.body.map((account: { id: string }) => account.id),
+      b.accounts.map((account) => account.id),
+    );
+    const older = await http('GET', '/accounts', { token: a.token, version: '2019-07-01' });
+    assert.equal(typeof older.body[0].institution, 'string');
+    await agree(a.token, ['/accounts'], '2019-07-01');
+  });
+
+  test('a write by another process on the same database file shows in the next read', async () => {
+    const { token, accounts } = await enroll();
+    const { checking } = pathsOf(accounts);
+    const path = `/accounts/${checking.id}`;
+    await agree(token, [path]);
+    const other = openStore({ path: join(dir, 'sandbox.sqlite') });
+    try {
+      await other.transaction((tx) => tx.accounts.update(checking.id, { name: 'Renamed elsewhere' }));
+    } finally {
+      await other.close();
+    }
+    assert.equal((await http('GET', path, { token })).body.name, 'Renamed elsewhere');
+  });
+});
+
+describe('read cache and the rate limit', () => {
+  test('replayed reads count against the caller\'s budget', async () => {
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 4 }, webhooks: { autostart: false } });
+    try {
+      const http = caller((request) => fetch(request), running.url);
+      const { access_token: token } = (await http('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } })).body;
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await http('GET', '/accounts', { token })).status);
+      assert.deepEqual(statuses.slice(0, 3), [200, 200, 200]);
+      assert.equal(statuses[4], 429);
+      assert.ok(running.app.readCache!.hits >= 1);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('read cache off', () => {
+  test('readCache: false renders every read', async () => {
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', readCache: false, webhooks: { autostart: false } });
+    try {
+      const http = caller((request) => fetch(request), running.url);
+      const { access_token: token } = (await http('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } })).body;
+      assert.equal(running.app.readCache, undefined);
+      const first = await http('GET', '/accounts', { token });
+      const second = await http('GET', '/accounts', { token });
+      assert.equal(second.text, first.text);
+    } finally {
+      await running.close();
+    }
+  });
+});
