@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startMock } from '@aggregation/mock';
 import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
-import { spawnServers } from '../lib/server-target.ts';
+import { spawnServer, spawnServers } from '../lib/server-target.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, load, type LoadResult } from '../lib/load.ts';
 import type { Section, Table, Target } from '../lib/report.ts';
@@ -24,6 +24,12 @@ export async function reads(ctx: Context): Promise<Section> {
     { databasePath: join(ctx.workdir, 'reads.sqlite'), enroll: ['username'] },
     join(ctx.workdir, 'reads-before.sqlite'),
   );
+  // The same server with every read rendered by the handlers: what a request costs when it misses.
+  const uncached = await spawnServer(ctx, 'reads-server-uncached', {
+    databasePath: join(ctx.workdir, 'reads-uncached.sqlite'),
+    enroll: ['username'],
+    readCache: false,
+  });
   const bare = await spawnChild<{ url: string; pid: number }>(new URL('../targets/bare-http.ts', import.meta.url), {});
   const floor = await spawnChild<{ url: string; pid: number }>(new URL('../targets/hono-floor.ts', import.meta.url), {});
   const children = new Set(childPids());
@@ -61,6 +67,7 @@ export async function reads(ctx: Context): Promise<Section> {
       'framework floor (bare Hono)': { url: floor.info.url, pid: floor.pid },
       ...(before ? { 'server before fixes': { url: before.info.url, pid: before.pid, enrolled: before.info.enrolled[0]! } } : {}),
       server: { url: server.info.url, pid: server.pid },
+      'server, read cache off': { url: uncached.info.url, pid: uncached.pid, enrolled: uncached.info.enrolled[0]! },
       'peer (Prism mock)': { url: prism.url, pid: prismPid },
     };
     const tables: Table[] = [];
@@ -98,7 +105,7 @@ export async function reads(ctx: Context): Promise<Section> {
           fmtMb(medianOf(rounds, (r) => r.rssPeak)),
           fmtPercent(medianOf(rounds, (r) => r.rps) / limit),
           fmtRatio(medianOf(rounds, (r) => r.rps) / peer),
-          name.startsWith('peer') ? fmtInt(prismBytes[op.path]!) : name === 'server before fixes' ? '' : fmtInt(recorded[op.path]!.body.length),
+          name.startsWith('peer') ? fmtInt(prismBytes[op.path]!) : name === 'server before fixes' || name === 'server, read cache off' ? '' : fmtInt(recorded[op.path]!.body.length),
         ]),
       });
       goals.push(
@@ -112,7 +119,8 @@ export async function reads(ctx: Context): Promise<Section> {
     }
     notes.push(
       `${options.connections} connections, ${options.rounds} round(s) of ${options.seconds} s per target and operation, interleaved; medians. ` +
-        'The load generator shares the machine with the target. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework\'s, the gap between it and the server is the server\'s own code. Prism answers the description\'s example, which is smaller than the server\'s page.',
+        'The load generator shares the machine with the target. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework\'s, the gap between it and the server is the server\'s own code. Prism answers the description\'s example, which is smaller than the server\'s page. ' +
+        'The server replays a read from its read cache while nothing has been written since it was rendered (the load repeats one URL, so every request after the first is replayed); the row "read cache off" is the same server rendering every request: authentication, enrollment clock, SQLite, presenting and serializing.',
     );
     return {
       title: 'Reads',
@@ -127,6 +135,7 @@ export async function reads(ctx: Context): Promise<Section> {
     await bare.stop();
     await floor.stop();
     await before?.stop();
+    await uncached.stop();
     await server.stop();
   }
 }

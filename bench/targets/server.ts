@@ -13,6 +13,8 @@ export interface ServerArgs {
   webhooks?: boolean;
   /** Delivery concurrency of the webhook worker (server default when absent). */
   webhookConcurrency?: number;
+  /** Replay rendered reads (default true, as in production). */
+  readCache?: boolean;
 }
 
 export interface Enrolled {
@@ -37,6 +39,7 @@ const running = await startServer({
   port: 0,
   hostname: '127.0.0.1',
   databasePath: args.databasePath,
+  ...(args.readCache === false ? { readCache: false } : {}),
   webhooks: {
     autostart: args.webhooks !== false,
     ...(args.webhookConcurrency ? { concurrency: args.webhookConcurrency } : {}),
