@@ -1,11 +1,13 @@
 // Profiles the server under one workload: starts it in a child with --cpu-prof on a fresh
 // SQLite file, enrolls the sandbox user `username`, loads it for a while, stops it and prints
 // where the CPU went. Usage (from the repository root):
-//   node bench/tools/profile-server.ts accounts|transactions|payments [seconds]
+//   node bench/tools/profile-server.ts accounts|transactions|payments [seconds] [--no-read-cache]
+// (--no-read-cache: reads run the handlers every time instead of being replayed.)
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { spawnChild } from '../lib/child.ts';
 import { profilesDir } from '../lib/context.ts';
 import { load, type LoadSpec } from '../lib/load.ts';
@@ -33,7 +35,8 @@ const workloads: Record<string, Workload> = {
   },
 };
 
-const [workload = 'accounts', seconds = '10'] = process.argv.slice(2);
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'no-read-cache': { type: 'boolean', default: false } } });
+const [workload = 'accounts', seconds = '10'] = positionals;
 const make = workloads[workload];
 if (!make) throw new Error(`unknown workload ${workload}; known: ${Object.keys(workloads).join(', ')}`);
 const workdir = mkdtempSync(join(tmpdir(), 'aggregation-profile-'));
@@ -41,7 +44,7 @@ mkdirSync(profilesDir, { recursive: true });
 const name = `${workload}-${Date.now()}`;
 const server = await spawnChild<ServerInfo>(
   new URL('../targets/server.ts', import.meta.url),
-  { databasePath: join(workdir, 'db.sqlite'), enroll: ['username'] } satisfies ServerArgs,
+  { databasePath: join(workdir, 'db.sqlite'), enroll: ['username'], readCache: !values['no-read-cache'] } satisfies ServerArgs,
   { execArgv: ['--cpu-prof', `--cpu-prof-dir=${profilesDir}`, `--cpu-prof-name=${name}.cpuprofile`] },
 );
 try {
