@@ -38,6 +38,7 @@ export class DeliveryWorker {
   private readonly options: WorkerOptions;
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private running = false;
   private ticking = false;
   private again = false;
@@ -62,8 +63,7 @@ export class DeliveryWorker {
   /** Stops taking work and waits for the attempts in flight. */
   async stop(): Promise<void> {
     this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTick();
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -79,9 +79,20 @@ export class DeliveryWorker {
 
   private schedule(delay: number): void {
     if (!this.running) return;
+    this.cancelTick();
+    // A zero delay means now: setTimeout waits at least 1 ms, idling a delivery slot on every wake.
+    if (delay <= 0) {
+      this.immediate = setImmediate(() => void this.tick()).unref();
+      return;
+    }
+    this.timer = setTimeout(() => void this.tick(), delay).unref();
+  }
+
+  private cancelTick(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, delay));
-    this.timer.unref();
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
   }
 
   private async tick(): Promise<void> {
