@@ -15,6 +15,7 @@ import {
 } from './payments.ts';
 import { attachResponse, describeResponse, type ResponseInfo } from './response-info.ts';
 import { createRetryingFetch, type FetchLike, type RetryOptions } from './retry.ts';
+import { AbortableRequest, hasTimeout } from './timeout.ts';
 import {
   type IterateOptions,
   iteratePages,
@@ -153,14 +154,21 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
   }
 
   const baseFetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const fetch = createRetryingFetch(baseFetch, {
     ...(options.retry === false ? { maxRetries: 0 } : options.retry),
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs,
   });
   const headers: Record<string, string> = { ...options.headers };
   if (options.version) headers['Service-Version'] = options.version;
 
-  const raw = createFetchClient<Paths<V>>({ baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, fetch, headers });
+  const raw = createFetchClient<Paths<V>>({
+    baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+    fetch,
+    headers,
+    // Requests the retrying fetch can time out without copying them.
+    Request: hasTimeout(timeoutMs) ? AbortableRequest : Request,
+  });
   let lastEnrollmentStatus: EnrollmentStatus | undefined;
   const enrollmentStatusMiddleware: Middleware = {
     onResponse({ response }) {

@@ -1,4 +1,5 @@
 import { ConnectionError, parseRetryAfterSeconds } from './errors.ts';
+import { AbortableRequest, fetchWithTimeout, hasTimeout } from './timeout.ts';
 
 /** Any fetch taking a Request: the global one, a test double, or an in-process app's `fetch` (Hono's `app.fetch`). */
 export type FetchLike = (request: Request) => Response | Promise<Response>;
@@ -68,8 +69,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Wraps a fetch with retries and a per-attempt timeout. Each attempt sends a clone of the original request,
- * so the body and every header (the payment's `Idempotency-Key` included) are identical on every attempt.
+ * Wraps a fetch with retries and a per-attempt timeout. Every attempt sends the original request, or a clone of it
+ * when it has a body, so the body and every header (the payment's `Idempotency-Key` included) are identical.
  */
 export function createRetryingFetch(
   fetch: FetchLike,
@@ -79,23 +80,30 @@ export function createRetryingFetch(
   const statuses = options.statuses ?? defaultRetryStatuses;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const wait = options.sleep ?? sleep;
+  const timeoutMs = hasTimeout(options.timeoutMs) ? options.timeoutMs : undefined;
 
   return async function retryingFetch(request: Request): Promise<Response> {
     const retryable = isRetryable(request);
+    // An AbortableRequest's own signal is also aborted by a timeout; only the caller's abort is final.
+    const own = request instanceof AbortableRequest ? request : undefined;
+    const caller = own ? own.callerSignal : request.signal;
     for (let retry = 0; ; retry++) {
       const canRetry = retryable && retry < maxRetries;
       // Only a body is consumed by sending; a bodyless request is sent again as it is.
       const attempt = canRetry && request.body ? request.clone() : request;
       let response: Response;
       try {
-        response = await fetchWithTimeout(fetch, attempt, options.timeoutMs);
+        // The first attempt aborts through the request's own controller; once used, later attempts get copies.
+        response = timeoutMs
+          ? await fetchWithTimeout(fetch, attempt, timeoutMs, caller, retry === 0 ? own?.controller : undefined)
+          : await fetch(attempt);
       } catch (error) {
         // The caller's own abort is final; anything else (network failure, our timeout) is a connection error.
-        if (request.signal.aborted) throw error;
+        if (caller?.aborted) throw error;
         if (!canRetry) throw toConnectionError(error, request);
         const delayMs = backoffDelay(retry + 1, options);
         options.onRetry?.({ attempt: retry + 1, delayMs, request, error });
-        await wait(delayMs, request.signal);
+        await wait(delayMs, caller);
         continue;
       }
       if (!canRetry || !statuses.includes(response.status)) return response;
@@ -110,25 +118,9 @@ export function createRetryingFetch(
       options.onRetry?.({ attempt: retry + 1, delayMs, request, response });
       // Frees the connection of the discarded response.
       await response.body?.cancel().catch(() => {});
-      await wait(delayMs, request.signal);
+      await wait(delayMs, caller);
     }
   };
-}
-
-async function fetchWithTimeout(fetch: FetchLike, request: Request, timeoutMs: number | undefined): Promise<Response> {
-  if (!timeoutMs || timeoutMs <= 0 || !Number.isFinite(timeoutMs)) return fetch(request);
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([request.signal, timeout]);
-  try {
-    return await fetch(new Request(request, { signal }));
-  } catch (error) {
-    if (timeout.aborted && !request.signal.aborted) {
-      throw new ConnectionError(`No response within ${timeoutMs} ms: ${request.method} ${request.url}`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
 }
 
 function toConnectionError(error: unknown, request: Request): unknown {

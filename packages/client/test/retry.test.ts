@@ -156,6 +156,20 @@ describe('retries of idempotent requests', () => {
     await assert.rejects(client.accounts.list(), (error: Error) => error instanceof ConnectionError && /No response within 20 ms/.test(error.message));
   });
 
+  it('the wait after a timed-out attempt is not cut short by that timeout', async () => {
+    let attempts = 0;
+    const fetch = (request: Request) => {
+      attempts++;
+      if (attempts === 1) {
+        return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+      }
+      return Promise.resolve(json([account]));
+    };
+    const client = createClient({ token, baseUrl, fetch, timeoutMs: 20, retry: { baseDelayMs: 1 } });
+    assert.equal((await client.accounts.list()).length, 1);
+    assert.equal(attempts, 2);
+  });
+
   it("the caller's abort is final, not retried", async () => {
     let attempts = 0;
     const fetch = (request: Request) => {
@@ -197,6 +211,24 @@ describe('retries of payments', () => {
     const result = await client.payments.create(account, paymentBody, { idempotencyKey: 'key-123' });
     assert.equal(result.kind, 'payment');
     assert.deepEqual(calls.map((c) => c.headers.get('Idempotency-Key')), ['key-123', 'key-123']);
+  });
+
+  it('a timed-out payment is retried with the same key and body', async () => {
+    const sent: { key: string | null; body: string }[] = [];
+    const fetch = async (request: Request) => {
+      sent.push({ key: request.headers.get('Idempotency-Key'), body: await request.text() });
+      if (sent.length === 1) {
+        return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+      }
+      return json(payment, 202);
+    };
+    const client = createClient({ token, baseUrl, fetch, timeoutMs: 20, retry: { sleep: async () => {} } });
+    const result = await client.payments.create(account, paymentBody, { idempotencyKey: 'key-456' });
+    assert.equal(result.kind, 'payment');
+    assert.deepEqual(sent, [
+      { key: 'key-456', body: JSON.stringify(paymentBody) },
+      { key: 'key-456', body: JSON.stringify(paymentBody) },
+    ]);
   });
 
   it('each payment gets its own key', async () => {
