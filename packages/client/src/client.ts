@@ -1,7 +1,7 @@
 // createClient: the raw openapi-fetch client typed by the chosen version's `paths`, plus named methods that turn
 // error responses into ApiError, MFA answers into a distinct result, and pages into iterators.
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
-import { authMiddleware, checkToken } from './auth.ts';
+import { authorizedRequest, checkToken } from './auth.ts';
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
 import { ApiError, ConfigurationError } from './errors.ts';
 import {
@@ -167,7 +167,7 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
     fetch,
     headers,
     // Requests the retrying fetch can time out without copying them.
-    Request: hasTimeout(timeoutMs) ? AbortableRequest : Request,
+    Request: authorizedRequest(options.token, hasTimeout(timeoutMs) ? AbortableRequest : Request),
   });
   let lastEnrollmentStatus: EnrollmentStatus | undefined;
   const enrollmentStatusMiddleware: Middleware = {
@@ -178,7 +178,7 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
       options.onEnrollmentStatus?.(status, response);
     },
   };
-  raw.use(authMiddleware(options.token), enrollmentStatusMiddleware);
+  raw.use(enrollmentStatusMiddleware);
   const loose = raw as unknown as LooseClient;
 
   // Links learned from account reads, so a payment after `accounts.list` needs no extra request for its guard.

@@ -2,7 +2,7 @@
 // enrollment widget and the dashboard in tests, so it is typed like the main API but kept separate from it.
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { paths as SandboxPaths } from '@aggregation/types/sandbox';
-import { authMiddleware, isLiveToken } from './auth.ts';
+import { authorizedRequest, isLiveToken } from './auth.ts';
 import { DEFAULT_BASE_URL } from './client.ts';
 import { ConfigurationError } from './errors.ts';
 import type { FetchLike } from './retry.ts';
@@ -23,7 +23,9 @@ export function createSandboxClient(options: SandboxClientOptions = {}): Client<
   }
   const given = options.fetch;
   const fetch = async (request: Request) => (given ? given(request) : globalThis.fetch(request));
-  const client = createFetchClient<SandboxPaths>({ baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, fetch });
-  if (options.token) client.use(authMiddleware(options.token));
-  return client;
+  return createFetchClient<SandboxPaths>({
+    baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+    fetch,
+    ...(options.token ? { Request: authorizedRequest(options.token) } : {}),
+  });
 }

@@ -59,6 +59,18 @@ describe('createClient', () => {
     assert.equal(calls[0]?.url.username, '');
   });
 
+  it("the token's Authorization wins over headers given in options or per call, and middleware sees it", async () => {
+    const { fetch, calls } = fakeFetch(() => json([]));
+    const client = createClient({ token, baseUrl, fetch, headers: { Authorization: 'Bearer options' } });
+    const seen: (string | null)[] = [];
+    client.raw.use({ onRequest: ({ request }) => void seen.push(request.headers.get('Authorization')) });
+    await client.accounts.list({ headers: { authorization: 'Bearer call' } });
+    await client.raw.GET('/accounts', { headers: { Authorization: 'Bearer raw' } });
+    const expected = `Basic ${btoa(`${token}:`)}`;
+    assert.deepEqual(calls.map((c) => c.headers.get('Authorization')), [expected, expected]);
+    assert.deepEqual(seen, [expected, expected]);
+  });
+
   it('sends Service-Version only when a version is chosen', async () => {
     const { fetch, calls } = fakeFetch(() => json([]));
     await createClient({ token, baseUrl, fetch }).accounts.list();
