@@ -1,5 +1,5 @@
 // Named methods return the resource itself (like Stripe's SDK); the HTTP details of the response that produced it
-// are kept aside in a WeakMap instead of being mixed into the data.
+// are kept aside, under a private symbol the data's keys, JSON and equality checks never show.
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
 
 export type ResponseInfo = {
@@ -11,7 +11,10 @@ export type ResponseInfo = {
   version: string | undefined;
 };
 
-const infos = new WeakMap<object, ResponseInfo>();
+// A non-enumerable property rather than a WeakMap: a WeakMap entry per result made the collector's work on
+// short-lived results cost more than the rest of a call. The info is made from the response when first asked for.
+const responseKey = Symbol('response');
+type Kept = { response: Response; info?: ResponseInfo };
 
 export function describeResponse(response: Response): ResponseInfo {
   return {
@@ -24,7 +27,9 @@ export function describeResponse(response: Response): ResponseInfo {
 
 /** Remembers the response a result came from. Returns the result. */
 export function attachResponse<T>(result: T, response: Response): T {
-  if (typeof result === 'object' && result !== null) infos.set(result, describeResponse(response));
+  if (typeof result === 'object' && result !== null) {
+    Object.defineProperty(result, responseKey, { value: { response } satisfies Kept, configurable: true });
+  }
   return result;
 }
 
@@ -33,5 +38,9 @@ export function attachResponse<T>(result: T, response: Response): T {
  * `getResponseInfo(await client.accounts.get(id))?.enrollmentStatus`.
  */
 export function getResponseInfo(result: unknown): ResponseInfo | undefined {
-  return typeof result === 'object' && result !== null ? infos.get(result) : undefined;
+  if (typeof result !== 'object' || result === null) return undefined;
+  const kept = (result as { [responseKey]?: Kept })[responseKey];
+  if (!kept) return undefined;
+  kept.info ??= describeResponse(kept.response);
+  return kept.info;
 }

@@ -144,6 +144,21 @@ describe('enrollment status', () => {
     assert.deepEqual(seen.map((s) => s.raw), ['healthy', 'disconnected.password_changed']);
   });
 
+  it('the response info stays out of the data', async () => {
+    const { fetch } = fakeFetch(() => json(checking, 200, { 'Service-Enrollment-Status': 'healthy', 'Service-Version': '2020-10-12' }));
+    const account = await createClient({ token, baseUrl, fetch }).accounts.get('acc_chk');
+    assert.deepEqual(account, checking);
+    assert.deepEqual(Object.keys(account), Object.keys(checking));
+    assert.equal(JSON.stringify(account), JSON.stringify(checking));
+    assert.deepEqual({ ...account }, checking);
+    Object.freeze(account);
+    const info = getResponseInfo(account);
+    assert.equal(info?.status, 200);
+    assert.equal(info?.version, '2020-10-12');
+    assert.equal(getResponseInfo(account), info);
+    assert.equal(getResponseInfo({ ...account }), undefined);
+  });
+
   it('is carried by errors', async () => {
     const { fetch } = fakeFetch(() =>
       apiError(404, 'enrollment.disconnected.mfa_required', 'Reconnect', { 'Service-Enrollment-Status': 'disconnected.mfa_required' }),
