@@ -1,6 +1,6 @@
 // createClient: the raw openapi-fetch client typed by the chosen version's `paths`, plus named methods that turn
 // error responses into ApiError, MFA answers into a distinct result, and pages into iterators.
-import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
+import createFetchClient, { type Client } from 'openapi-fetch';
 import { authorizedRequest, checkToken } from './auth.ts';
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
 import { ApiError, ConfigurationError } from './errors.ts';
@@ -155,30 +155,30 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
 
   const baseFetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const fetch = createRetryingFetch(baseFetch, {
+  const retryingFetch = createRetryingFetch(baseFetch, {
     ...(options.retry === false ? { maxRetries: 0 } : options.retry),
     timeoutMs,
   });
+  let lastEnrollmentStatus: EnrollmentStatus | undefined;
+  // Read as the fetch returns each response (after any retries): a middleware would cost a middleware pass per call.
+  const noteEnrollmentStatus = (response: Response) => {
+    const status = readEnrollmentStatus(response);
+    if (status) {
+      lastEnrollmentStatus = status;
+      options.onEnrollmentStatus?.(status, response);
+    }
+    return response;
+  };
   const headers: Record<string, string> = { ...options.headers };
   if (options.version) headers['Service-Version'] = options.version;
 
   const raw = createFetchClient<Paths<V>>({
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
-    fetch,
+    fetch: (request: Request) => retryingFetch(request).then(noteEnrollmentStatus),
     headers,
     // Requests the retrying fetch can time out without copying them.
     Request: authorizedRequest(options.token, hasTimeout(timeoutMs) ? AbortableRequest : Request),
   });
-  let lastEnrollmentStatus: EnrollmentStatus | undefined;
-  const enrollmentStatusMiddleware: Middleware = {
-    onResponse({ response }) {
-      const status = readEnrollmentStatus(response);
-      if (!status) return;
-      lastEnrollmentStatus = status;
-      options.onEnrollmentStatus?.(status, response);
-    },
-  };
-  raw.use(enrollmentStatusMiddleware);
   const loose = raw as unknown as LooseClient;
 
   // Links learned from account reads, so a payment after `accounts.list` needs no extra request for its guard.

@@ -144,6 +144,18 @@ describe('enrollment status', () => {
     assert.deepEqual(seen.map((s) => s.raw), ['healthy', 'disconnected.password_changed']);
   });
 
+  it('is read once per call, from the response left after retries', async () => {
+    const seen: string[] = [];
+    const { fetch } = fakeFetch((_, i) =>
+      i === 0
+        ? apiError(503, 'unavailable', 'later', { 'Service-Enrollment-Status': 'disconnected', 'Retry-After': '0' })
+        : json([], 200, { 'Service-Enrollment-Status': 'healthy' }),
+    );
+    const client = createClient({ token, baseUrl, fetch, onEnrollmentStatus: (status) => seen.push(status.raw) });
+    await client.accounts.list();
+    assert.deepEqual(seen, ['healthy']);
+  });
+
   it('the response info stays out of the data', async () => {
     const { fetch } = fakeFetch(() => json(checking, 200, { 'Service-Enrollment-Status': 'healthy', 'Service-Version': '2020-10-12' }));
     const account = await createClient({ token, baseUrl, fetch }).accounts.get('acc_chk');
