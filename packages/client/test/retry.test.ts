@@ -26,6 +26,11 @@ const payment = {
 } as const;
 const paymentBody = { amount: '10.00', memo: 'Rent', payee: { scheme: 'zelle', address: 'ann@example.com' } } as const;
 
+/** An answer that never comes: the fetch fails only when its request is aborted. */
+function hang(request: Request): Promise<Response> {
+  return new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+}
+
 function setup(handler: Parameters<typeof fakeFetch>[0], retry: Record<string, unknown> = {}) {
   const fake = fakeFetch(handler);
   const clock = recordingSleep();
@@ -135,46 +140,27 @@ describe('retries of idempotent requests', () => {
     assert.equal(fake.calls.length, 1);
   });
 
-  it('a timed-out attempt is retried', async () => {
-    let attempts = 0;
-    const fetch = (request: Request) => {
-      attempts++;
-      if (attempts === 1) {
-        return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
-      }
-      return Promise.resolve(json([account]));
-    };
-    const client = createClient({ token, baseUrl, fetch, timeoutMs: 20, retry: { sleep: async () => {} } });
-    assert.equal((await client.accounts.list()).length, 1);
-    assert.equal(attempts, 2);
-  });
+  // Also with the real sleep: the wait follows the caller's signal, not the attempt's, which the timeout aborted.
+  for (const [wait, retry] of [['a stub', { sleep: async () => {} }], ['the real sleep', { baseDelayMs: 1 }]] as const) {
+    it(`a timed-out attempt is retried (waiting with ${wait})`, async () => {
+      let attempts = 0;
+      const fetch = (request: Request) => (++attempts === 1 ? hang(request) : Promise.resolve(json([account])));
+      const client = createClient({ token, baseUrl, fetch, timeoutMs: 20, retry });
+      assert.equal((await client.accounts.list()).length, 1);
+      assert.equal(attempts, 2);
+    });
+  }
 
   it('a timeout on the last attempt is a ConnectionError', async () => {
-    const fetch = (request: Request) =>
-      new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
-    const client = createClient({ token, baseUrl, fetch, timeoutMs: 20, retry: false });
+    const client = createClient({ token, baseUrl, fetch: hang, timeoutMs: 20, retry: false });
     await assert.rejects(client.accounts.list(), (error: Error) => error instanceof ConnectionError && /No response within 20 ms/.test(error.message));
-  });
-
-  it('the wait after a timed-out attempt is not cut short by that timeout', async () => {
-    let attempts = 0;
-    const fetch = (request: Request) => {
-      attempts++;
-      if (attempts === 1) {
-        return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
-      }
-      return Promise.resolve(json([account]));
-    };
-    const client = createClient({ token, baseUrl, fetch, timeoutMs: 20, retry: { baseDelayMs: 1 } });
-    assert.equal((await client.accounts.list()).length, 1);
-    assert.equal(attempts, 2);
   });
 
   it("the caller's abort is final, not retried", async () => {
     let attempts = 0;
     const fetch = (request: Request) => {
       attempts++;
-      return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+      return hang(request);
     };
     const client = createClient({ token, baseUrl, fetch, retry: { sleep: async () => {} } });
     const controller = new AbortController();
@@ -217,10 +203,7 @@ describe('retries of payments', () => {
     const sent: { key: string | null; body: string }[] = [];
     const fetch = async (request: Request) => {
       sent.push({ key: request.headers.get('Idempotency-Key'), body: await request.text() });
-      if (sent.length === 1) {
-        return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
-      }
-      return json(payment, 202);
+      return sent.length === 1 ? hang(request) : json(payment, 202);
     };
     const client = createClient({ token, baseUrl, fetch, timeoutMs: 20, retry: { sleep: async () => {} } });
     const result = await client.payments.create(account, paymentBody, { idempotencyKey: 'key-456' });
