@@ -176,7 +176,8 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     fetch: (request: Request) => retryingFetch(request).then(noteEnrollmentStatus),
     headers,
-    // Requests the retrying fetch can time out without copying them.
+    // Each Request is built with the token's Authorization and, when attempts time out, a signal the retrying
+    // fetch can abort without copying the Request.
     Request: authorizedRequest(options.token, hasTimeout(timeoutMs) ? AbortableRequest : Request),
   });
   const loose = raw as unknown as LooseClient;

@@ -13,10 +13,15 @@ export class AbortableRequest extends Request {
   constructor(input: RequestInfo | URL, init: RequestInit = {}) {
     const controller = new AbortController();
     const caller = init.signal ?? (input instanceof Request ? input.signal : undefined);
-    super(input, { ...init, signal: caller ? AbortSignal.any([caller, controller.signal]) : controller.signal });
+    super(input, { ...init, signal: attemptSignal(controller, caller) });
     this.controller = controller;
     this.callerSignal = caller;
   }
+}
+
+/** Aborted by `controller`, and by the caller's signal when there is one. */
+function attemptSignal(controller: AbortController, caller: AbortSignal | undefined): AbortSignal {
+  return caller ? AbortSignal.any([caller, controller.signal]) : controller.signal;
 }
 
 export function hasTimeout(timeoutMs: number | undefined): timeoutMs is number {
@@ -37,7 +42,7 @@ export async function fetchWithTimeout(
   let attempt = request;
   if (!controller) {
     controller = new AbortController();
-    attempt = new Request(request, { signal: caller ? AbortSignal.any([caller, controller.signal]) : controller.signal });
+    attempt = new Request(request, { signal: attemptSignal(controller, caller) });
   }
   let timedOut = false;
   // Cleared as soon as the response comes: `AbortSignal.timeout` would keep a timer queued for the whole timeout.
