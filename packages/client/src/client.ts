@@ -63,7 +63,7 @@ export type ClientOptions<V extends Version = CurrentVersion> = {
   mutualTls?: boolean;
   /** Retry policy of idempotent requests; `false` turns retries off. */
   retry?: RetryOptions | false;
-  /** Per attempt; 0 disables. Default 60 s. */
+  /** Per attempt, until the response's status and headers arrive (not its body); 0 disables. Default 60 s. */
   timeoutMs?: number;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
