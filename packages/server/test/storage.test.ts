@@ -127,35 +127,6 @@ describe('sqlite store', () => {
     await assert.rejects(store.transaction((tx) => tx.idempotency.insert(row)), UniqueViolation);
   });
 
-  test('transactions that arrive together commit as one group; a failing one rolls back alone', async () => {
-    const before = store.changeMark();
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, index) =>
-        store.transaction(async (tx) => {
-          await tx.enrollments.insert(enrollment(`enr_group_${index}`));
-          // The fourth writes, then fails: its insert must not survive, the others' must.
-          if (index === 3) throw new Error(`refused ${index}`);
-          // Each sees the writes of those before it in the group, as if run one after another.
-          return (await tx.enrollments.get(`enr_group_${index - 1}`)) !== undefined || index === 0;
-        }),
-      ),
-    );
-    assert.deepEqual(
-      outcomes.map((outcome) => outcome.status),
-      ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
-    );
-    assert.match(String((outcomes[3] as PromiseRejectedResult).reason), /refused 3/);
-    assert.deepEqual(
-      outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 'failed')),
-      [true, true, true, 'failed', false, true, true, true],
-    );
-    for (let index = 0; index < 8; index++) {
-      assert.equal((await store.enrollments.get(`enr_group_${index}`)) !== undefined, index !== 3, `enr_group_${index}`);
-    }
-    // One COMMIT for the eight: the local commit count in the mark moved by one.
-    assert.equal(Number(store.changeMark().split('.')[0]) - Number(before.split('.')[0]), 1);
-  });
-
   test('booleans round-trip', async () => {
     const row = await store.accounts.get('enr_1', 'acc_1');
     assert.equal(row!.payments_supported, true);

@@ -1,7 +1,6 @@
 // Embedded storage on node:sqlite. One write connection, serialized by a lock so that a
-// transaction's statements never interleave with another's, and transactions that arrive together
-// committed as a group (group-commit.ts); with a file, reads use a second connection that sees
-// committed data only (WAL lets it read while a write is open).
+// transaction's statements never interleave with another's; with a file, reads use a second
+// connection that sees committed data only (WAL lets it read while a write is open).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
@@ -20,7 +19,6 @@ import {
   type TransactionRow,
   type WebhookSecretRow,
 } from '../store.ts';
-import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
 
 export interface SqliteOptions {
@@ -314,22 +312,22 @@ export function openSqliteStore(options: SqliteOptions): Store {
   // Changes when another connection commits: the writer, or another process on the same file.
   const dataVersion = inMemory ? undefined : reader.db.prepare('PRAGMA data_version');
 
-  const group = new GroupCommit(
-    writer.db,
-    writeRepos,
-    (fn) =>
-      lock.run(() => {
-        if (closed) throw new Error('store is closed');
-        return fn();
-      }),
-    () => {
-      commits += 1;
-    },
-  );
-
   return {
     ...readRepos,
-    transaction: (fn) => group.run(fn),
+    transaction: (fn) =>
+      lock.run(async () => {
+        if (closed) throw new Error('store is closed');
+        writer.db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await fn(writeRepos);
+          writer.db.exec('COMMIT');
+          commits += 1;
+          return result;
+        } catch (error) {
+          writer.db.exec('ROLLBACK');
+          throw error;
+        }
+      }),
     changeMark: () => {
       if (closed) return `closed.${++commits}`;
       return dataVersion ? `${commits}.${(dataVersion.get() as { data_version: number }).data_version}` : String(commits);
