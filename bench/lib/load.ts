@@ -3,6 +3,7 @@
 import { createHistogram } from 'node:perf_hooks';
 import autocannon, { type Request } from 'autocannon';
 import { sampleRss } from './rss.ts';
+import { fmtInt, fmtMb, fmtMs, medianOf } from './stats.ts';
 
 export interface LoadSpec {
   url: string;
@@ -91,4 +92,14 @@ export function failures(name: string, results: LoadResult[]): string | undefine
   const codes: Record<string, number> = {};
   for (const r of results) for (const [code, count] of Object.entries(r.statusCodes)) codes[code] = (codes[code] ?? 0) + count;
   return `${name}: ${non2xx} non-2xx responses and ${errors} connection errors (status counts ${JSON.stringify(codes)}); only 2xx count as throughput.`;
+}
+
+/** The medians of a target's rounds as table cells: req/s, p50 ms, p99 ms, RSS peak MB. */
+export function loadCells(rounds: LoadResult[]): string[] {
+  return [
+    fmtInt(medianOf(rounds, (r) => r.rps)),
+    fmtMs(medianOf(rounds, (r) => r.p50)),
+    fmtMs(medianOf(rounds, (r) => r.p99)),
+    fmtMb(medianOf(rounds, (r) => r.rssPeak)),
+  ];
 }

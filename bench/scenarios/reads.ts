@@ -7,10 +7,10 @@ import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
 import { spawnServer, spawnServers } from '../lib/server-target.ts';
 import { expectStatus } from '../lib/http.ts';
-import { failures, interleave, load, type LoadResult } from '../lib/load.ts';
+import { failures, interleave, load, loadCells, type LoadResult } from '../lib/load.ts';
 import type { Section, Table, Target } from '../lib/report.ts';
 import { childPids } from '../lib/rss.ts';
-import { fmtInt, fmtMb, fmtMs, fmtPercent, fmtRatio, medianOf } from '../lib/stats.ts';
+import { fmtInt, fmtPercent, fmtRatio, medianOf } from '../lib/stats.ts';
 import type { Enrolled } from '../targets/server.ts';
 
 const LIMIT_SHARE = 0.5;
@@ -99,10 +99,7 @@ export async function reads(ctx: Context): Promise<Section> {
         headers: ['target', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'vs limit', 'vs Prism', 'body bytes'],
         rows: Object.entries(results).map(([name, rounds]) => [
           name,
-          fmtInt(medianOf(rounds, (r) => r.rps)),
-          fmtMs(medianOf(rounds, (r) => r.p50)),
-          fmtMs(medianOf(rounds, (r) => r.p99)),
-          fmtMb(medianOf(rounds, (r) => r.rssPeak)),
+          ...loadCells(rounds),
           fmtPercent(medianOf(rounds, (r) => r.rps) / limit),
           fmtRatio(medianOf(rounds, (r) => r.rps) / peer),
           name.startsWith('peer') ? fmtInt(prismBytes[op.path]!) : name === 'server before fixes' || name === 'server, read cache off' ? '' : fmtInt(recorded[op.path]!.body.length),

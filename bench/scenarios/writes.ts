@@ -7,10 +7,10 @@ import type { Context } from '../lib/context.ts';
 import { spawnServers } from '../lib/server-target.ts';
 import { countRows } from '../lib/history-db.ts';
 import { expectStatus } from '../lib/http.ts';
-import { failures, interleave, load, type LoadResult } from '../lib/load.ts';
+import { failures, interleave, load, loadCells, type LoadResult } from '../lib/load.ts';
 import type { Section } from '../lib/report.ts';
 import { countSyncs, straceAvailable } from '../lib/syscalls.ts';
-import { fmtInt, fmtMb, fmtMs, fmtPercent, medianOf } from '../lib/stats.ts';
+import { fmtInt, fmtPercent, medianOf } from '../lib/stats.ts';
 import type { InsertLoopResult } from '../targets/insert-loop.ts';
 import type { ServerInfo } from '../targets/server.ts';
 
@@ -114,10 +114,7 @@ export async function writes(ctx: Context): Promise<Section> {
           headers: ['writer', 'writes/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'vs baseline'],
           rows: Object.entries(results).map(([name, rounds]) => [
             name,
-            fmtInt(medianOf(rounds, (r) => r.rps)),
-            fmtMs(medianOf(rounds, (r) => r.p50)),
-            fmtMs(medianOf(rounds, (r) => r.p99)),
-            fmtMb(medianOf(rounds, (r) => r.rssPeak)),
+            ...loadCells(rounds),
             fmtPercent(medianOf(rounds, (r) => r.rps) / base),
           ]),
         },
