@@ -53,7 +53,7 @@ export async function client(ctx: Context): Promise<Section> {
     }
     return {
       title: 'Client',
-      about: 'The typed client (`createClient` with `fetch: app.fetch`) against raw `fetch` semantics (`app.fetch(new Request(...))` then `json()`) on the same in-process server, one call at a time: the difference is the client\'s own work (Authorization and version headers, the retry wrapper, the per-attempt timeout and its abortable Request, error mapping, parsing).',
+      about: 'The typed client (`createClient` with `fetch: app.fetch`) against raw `fetch` semantics (`app.fetch(new Request(...))` then `json()`) on the same in-process server, one call at a time: the difference is the client\'s own work (Authorization and version headers, the retry wrapper, the per-attempt timeout (a controller, a timer and the signal handed to the fetch), error mapping, parsing).',
       tables: [{ headers: ['call', 'calls/s', 'µs per call', 'overhead vs raw'], rows }],
       targets,
       notes: [`${options.rounds} round(s) of ${seconds} s per variant, interleaved; medians. The server runs in the same process (SQLite file storage), so the absolute rates include the server's work.`],

@@ -57,7 +57,10 @@ export type ClientOptions<V extends Version = CurrentVersion> = {
    */
   version?: V;
   baseUrl?: string;
-  /** Replaces the global fetch: a test double, an in-process app's `fetch`, a runtime's mTLS binding. */
+  /**
+   * Replaces the global fetch: a test double, an in-process app's `fetch`, a runtime's mTLS binding. It is called
+   * with the Request and `{ signal }`, the attempt's signal: a fetch that wraps another passes both on.
+   */
   fetch?: FetchLike;
   /** Set when `fetch` presents a TLS client certificate, which live tokens require. */
   mutualTls?: boolean;
@@ -153,7 +156,7 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
     throw new ConfigurationError(`Unknown version ${String(options.version)}; known: ${versions.join(', ')}`);
   }
 
-  const baseFetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const baseFetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retryingFetch = createRetryingFetch(baseFetch, {
     ...(options.retry === false ? { maxRetries: 0 } : options.retry),
@@ -176,8 +179,8 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     fetch: (request: Request) => retryingFetch(request).then(noteEnrollmentStatus),
     headers,
-    // Each Request is built with the token's Authorization and, when attempts time out, a signal the retrying
-    // fetch can abort without copying the Request.
+    // Each Request is built with the token's Authorization and, when attempts time out, a controller the retrying
+    // fetch aborts, without copying the Request.
     Request: authorizedRequest(options.token, hasTimeout(timeoutMs) ? AbortableRequest : Request),
   });
   const loose = raw as unknown as LooseClient;
@@ -191,23 +194,24 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
     }
   };
 
-  async function send(method: Method, path: string, init: LooseInit, call?: CallOptions) {
-    const { data, error, response } = await loose.request(method, path, {
-      ...init,
-      ...(call?.signal ? { signal: call.signal } : {}),
-      headers: { ...call?.headers, ...init.headers },
-    });
-    if (!response.ok) throw ApiError.fromResponse(response, error, `${method} ${path}`);
-    return { data, response };
+  function send(method: Method, path: string, init: LooseInit, call?: CallOptions) {
+    if (call) init = { ...init, ...(call.signal ? { signal: call.signal } : {}), headers: { ...call.headers, ...init.headers } };
+    return loose.request(method, path, init);
+  }
+
+  /** The result's data, or the ApiError of a response that is not 2xx. */
+  function succeeded(result: Awaited<ReturnType<typeof send>>, method: Method, path: string) {
+    if (!result.response.ok) throw ApiError.fromResponse(result.response, result.error, `${method} ${path}`);
+    return result;
   }
 
   async function read<T>(method: Method, path: string, init: LooseInit, call?: CallOptions): Promise<T> {
-    const { data, response } = await send(method, path, init, call);
+    const { data, response } = succeeded(await send(method, path, init, call), method, path);
     return attachResponse(data as T, response);
   }
 
   async function empty(method: Method, path: string, init: LooseInit, call?: CallOptions): Promise<ResponseInfo> {
-    const { response } = await send(method, path, init, call);
+    const { response } = succeeded(await send(method, path, init, call), method, path);
     return describeResponse(response);
   }
 
@@ -260,12 +264,8 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
 
     payees: {
       async create(accountId, payee, call) {
-        const { data, response } = await send(
-          'POST',
-          '/accounts/{account_id}/payees',
-          { params: account(accountId), body: payee },
-          call,
-        );
+        const path = '/accounts/{account_id}/payees';
+        const { data, response } = succeeded(await send('POST', path, { params: account(accountId), body: payee }, call), 'POST', path);
         if (isMfaChallenge(data)) {
           return { kind: 'mfa', connectToken: data.connect_token, challenge: attachResponse(data, response) } as PayeeResult<V>;
         }
@@ -286,12 +286,9 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
         }
         const idempotencyKey = call.idempotencyKey ?? headerValue(call.headers, IDEMPOTENCY_KEY_HEADER) ?? newIdempotencyKey();
         // The key is a header of the one Request object; every retry sends a clone of it, key included.
-        const { data, response } = await send(
-          'POST',
-          '/accounts/{account_id}/payments',
-          { params: account(accountId), body: payment, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
-          call,
-        );
+        const path = '/accounts/{account_id}/payments';
+        const init = { params: account(accountId), body: payment, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } };
+        const { data, response } = succeeded(await send('POST', path, init, call), 'POST', path);
         if (isMfaChallenge(data)) {
           return {
             kind: 'mfa',

@@ -39,7 +39,7 @@ export function createMutualTlsFetch(tls: MutualTlsOptions): { fetch: FetchLike;
     },
   });
   // Node's fetch takes an undici dispatcher as a RequestInit extension.
-  const fetch: FetchLike = (request) => globalThis.fetch(request, { dispatcher: agent } as RequestInit);
+  const fetch: FetchLike = (request, init) => globalThis.fetch(request, { ...init, dispatcher: agent } as RequestInit);
   return { fetch, agent };
 }
 

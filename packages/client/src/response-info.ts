@@ -28,10 +28,14 @@ export function describeResponse(response: Response): ResponseInfo {
 /** Remembers the response a result came from. Returns the result. */
 export function attachResponse<T>(result: T, response: Response): T {
   if (typeof result === 'object' && result !== null) {
-    Object.defineProperty(result, responseKey, { value: { response } satisfies Kept, configurable: true });
+    keptDescriptor.value = { response } satisfies Kept;
+    Object.defineProperty(result, responseKey, keptDescriptor);
+    keptDescriptor.value = undefined;
   }
   return result;
 }
+// Reused across calls: `defineProperty` copies it.
+const keptDescriptor: PropertyDescriptor = { value: undefined, configurable: true };
 
 /**
  * The response behind a result of a named method (status, headers, enrollment status, version):

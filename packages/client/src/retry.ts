@@ -1,8 +1,12 @@
 import { ConnectionError, parseRetryAfterSeconds } from './errors.ts';
 import { AbortableRequest, fetchWithTimeout, hasTimeout } from './timeout.ts';
 
-/** Any fetch taking a Request: the global one, a test double, or an in-process app's `fetch` (Hono's `app.fetch`). */
-export type FetchLike = (request: Request) => Response | Promise<Response>;
+/**
+ * Any fetch taking a Request: the global one, a test double, or an in-process app's `fetch` (Hono's `app.fetch`).
+ * `init.signal`, when given, is the attempt's: a fetch that sends over a network passes `init` on. The same signal is
+ * the Request's `signal`.
+ */
+export type FetchLike = (request: Request, init?: { signal?: AbortSignal }) => Response | Promise<Response>;
 
 export type RetryInfo = {
   /** 1 for the first retry. */

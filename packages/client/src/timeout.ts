@@ -1,21 +1,26 @@
-// The per-attempt timeout of the retrying fetch. Aborting a fetch takes a Request whose signal can be aborted, and
-// building one costs more than the rest of the client's work on a fast call, so the client builds each call's
-// Request abortable from the start and its first attempt needs no copy.
+// The per-attempt timeout of the retrying fetch. Linking an abort signal to a Request costs more than the rest of the
+// client's work on a fast call, so the client builds each call's Request with a controller but no linked signal, and
+// hands the attempt's signal to the fetch as `init.signal`, where the platform's fetch takes it from (and links it
+// once). The Request still answers `signal` with the attempt's signal, for a fetch that reads it from there.
 import { ConnectionError } from './errors.ts';
 import type { FetchLike } from './retry.ts';
 
-/** A Request whose signal follows a controller of its own (and the caller's signal, when one is given). */
+/** A Request with a controller of its own; its signal, made when first read, follows that controller and the caller's. */
 export class AbortableRequest extends Request {
-  readonly controller: AbortController;
+  readonly controller = new AbortController();
   /** The caller's signal, if any: unlike a timeout, its abort is final. */
   readonly callerSignal: AbortSignal | undefined;
+  #signal: AbortSignal | undefined;
 
+  /** Follows `init.signal` (the caller's), not the signal of an input Request. */
   constructor(input: RequestInfo | URL, init: RequestInit = {}) {
-    const controller = new AbortController();
-    const caller = init.signal ?? (input instanceof Request ? input.signal : undefined);
-    super(input, { ...init, signal: attemptSignal(controller, caller) });
-    this.controller = controller;
-    this.callerSignal = caller;
+    // `signal: null` keeps the platform from linking a signal to this Request.
+    super(input, init.signal || input instanceof Request ? { ...init, signal: null } : init);
+    this.callerSignal = init.signal ?? undefined;
+  }
+
+  override get signal(): AbortSignal {
+    return (this.#signal ??= attemptSignal(this.controller, this.callerSignal));
   }
 }
 
@@ -29,10 +34,11 @@ export function hasTimeout(timeoutMs: number | undefined): timeoutMs is number {
 }
 
 /**
- * One attempt, aborted when no response came within `timeoutMs`. `controller` is one that the request's signal
- * already follows; without it the request is copied with a signal of its own that also follows `caller`.
+ * One attempt, given up when no response came within `timeoutMs`: its signal is aborted, and the attempt fails even
+ * if the fetch does not listen to the signal. An AbortableRequest not yet sent is sent as it is; any other request
+ * (a retry) is copied with a controller of its own.
  */
-export async function fetchWithTimeout(
+export function fetchWithTimeout(
   fetch: FetchLike,
   request: Request,
   timeoutMs: number,
@@ -41,23 +47,29 @@ export async function fetchWithTimeout(
 ): Promise<Response> {
   let attempt = request;
   if (!controller) {
-    controller = new AbortController();
-    attempt = new Request(request, { signal: attemptSignal(controller, caller) });
+    attempt = new AbortableRequest(request, { signal: caller ?? null });
+    controller = (attempt as AbortableRequest).controller;
   }
-  let timedOut = false;
-  // Cleared as soon as the response comes: `AbortSignal.timeout` would keep a timer queued for the whole timeout.
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-  }, timeoutMs);
-  try {
-    return await fetch(attempt);
-  } catch (error) {
-    if (timedOut && !caller?.aborted) {
-      throw new ConnectionError(`No response within ${timeoutMs} ms: ${request.method} ${request.url}`, { cause: error });
+  const attemptController = controller;
+  // One promise settled by whichever comes first, and a timer cleared as soon as the response comes
+  // (`AbortSignal.timeout` would keep one queued for the whole timeout).
+  return new Promise<Response>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const reason = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+      // Rejected before the abort, so the attempt fails with this error rather than the fetch's AbortError.
+      reject(new ConnectionError(`No response within ${timeoutMs} ms: ${request.method} ${request.url}`, { cause: reason }));
+      attemptController.abort(reason);
+    }, timeoutMs);
+    const settle = <T>(done: (value: T) => void) => (value: T) => {
+      clearTimeout(timer);
+      done(value);
+    };
+    let sent: Response | Promise<Response>;
+    try {
+      sent = fetch(attempt, { signal: attempt.signal });
+    } catch (error) {
+      return settle(reject)(error);
     }
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+    Promise.resolve(sent).then(settle(resolve), settle(reject));
+  });
 }

@@ -14,6 +14,7 @@ describe('Node entry: mutual TLS', { skip }, () => {
   let pki: TestPki;
   let server: Server;
   let baseUrl: string;
+  const heldClosed: string[] = [];
 
   before(async () => {
     pki = createTestPki();
@@ -21,6 +22,11 @@ describe('Node entry: mutual TLS', { skip }, () => {
     server = createServer(
       { key: pki.serverKey, cert: pki.serverCert, ca: pki.ca, requestCert: true, rejectUnauthorized: true },
       (request, response) => {
+        if (request.url === '/accounts/acc_held') {
+          // Never answered: the client's timeout has to abort it.
+          request.socket.once('close', () => heldClosed.push(request.url ?? ''));
+          return;
+        }
         const peer = (request.socket as TLSSocket).getPeerCertificate();
         response.setHeader('Content-Type', 'application/json');
         response.setHeader('Service-Enrollment-Status', 'healthy');
@@ -33,6 +39,7 @@ describe('Node entry: mutual TLS', { skip }, () => {
   });
 
   after(() => {
+    server?.closeAllConnections();
     server?.close();
   });
 
@@ -50,6 +57,17 @@ describe('Node entry: mutual TLS', { skip }, () => {
       assert.equal(account?.client_cn, 'test-application');
       assert.equal(account?.authorization, `Basic ${btoa('token_live_abc:')}`);
       assert.equal(client.enrollmentStatus?.status, 'healthy');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a timed-out attempt is aborted on its mutual TLS connection', async () => {
+    const client = createClient({ token: 'token_live_abc', baseUrl, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, retry: false, timeoutMs: 100 });
+    try {
+      await assert.rejects(client.accounts.get('acc_held'), (error: Error) => error instanceof ConnectionError && /No response within 100 ms/.test(error.message));
+      for (let i = 0; i < 100 && heldClosed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(heldClosed, ['/accounts/acc_held']);
     } finally {
       await client.close();
     }
