@@ -2,13 +2,8 @@
 // headers, body bytes) from memory, by request URL. No routing library, no validation, no storage.
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type RecordedResponse, replayedHeaders } from '../lib/http.ts';
 import { serveParent } from '../lib/worker-side.ts';
-
-export interface RecordedResponse {
-  status: number;
-  headers: [string, string][];
-  body: Uint8Array;
-}
 
 interface Prepared {
   status: number;
@@ -36,10 +31,7 @@ serveParent(
     record: (payload) => {
       for (const [url, recorded] of Object.entries(payload as Record<string, RecordedResponse>)) {
         const body = Buffer.from(recorded.body);
-        const headers: OutgoingHttpHeaders = {};
-        for (const [name, value] of recorded.headers) {
-          if (name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive' && name !== 'date') headers[name] = value;
-        }
+        const headers: OutgoingHttpHeaders = Object.fromEntries(replayedHeaders(recorded));
         headers['content-length'] = String(body.length);
         routes.set(url, { status: recorded.status, headers, body });
       }

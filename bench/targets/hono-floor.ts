@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { serveParent } from '../lib/worker-side.ts';
-import type { RecordedResponse } from './bare-http.ts';
+import { type RecordedResponse, replayedHeaders } from '../lib/http.ts';
 
 const routes = new Map<string, { status: number; headers: Headers; body: Uint8Array<ArrayBuffer> }>();
 const app = new Hono();
@@ -25,11 +25,7 @@ serveParent(
   {
     record: (payload) => {
       for (const [url, recorded] of Object.entries(payload as Record<string, RecordedResponse>)) {
-        const headers = new Headers();
-        for (const [name, value] of recorded.headers) {
-          if (!['transfer-encoding', 'connection', 'keep-alive', 'date', 'content-length'].includes(name)) headers.set(name, value);
-        }
-        routes.set(url, { status: recorded.status, headers, body: new Uint8Array(recorded.body) });
+        routes.set(url, { status: recorded.status, headers: new Headers(replayedHeaders(recorded)), body: new Uint8Array(recorded.body) });
       }
       return routes.size;
     },
