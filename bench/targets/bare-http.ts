@@ -1,9 +1,8 @@
 // The limit: a bare node:http server on the same Node answering recorded responses (status,
 // headers, body bytes) from memory, by request URL. No routing library, no validation, no storage.
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type RecordedResponse, replayedHeaders } from '../lib/http.ts';
-import { serveParent } from '../lib/worker-side.ts';
+import { replayedHeaders } from '../lib/http.ts';
+import { serveReplays } from '../lib/replay-target.ts';
 
 interface Prepared {
   status: number;
@@ -22,21 +21,10 @@ const server = createServer((request, response) => {
   response.writeHead(route.status, route.headers).end(route.body);
 });
 server.listen(0, '127.0.0.1');
-await new Promise((resolve) => server.once('listening', resolve));
-const { port } = server.address() as AddressInfo;
 
-serveParent(
-  { url: `http://127.0.0.1:${port}`, pid: process.pid },
-  {
-    record: (payload) => {
-      for (const [url, recorded] of Object.entries(payload as Record<string, RecordedResponse>)) {
-        const body = Buffer.from(recorded.body);
-        const headers: OutgoingHttpHeaders = Object.fromEntries(replayedHeaders(recorded));
-        headers['content-length'] = String(body.length);
-        routes.set(url, { status: recorded.status, headers, body });
-      }
-      return routes.size;
-    },
-  },
-  () => new Promise<void>((resolve) => server.close(() => resolve())),
-);
+await serveReplays(server, routes, (recorded) => {
+  const body = Buffer.from(recorded.body);
+  const headers: OutgoingHttpHeaders = Object.fromEntries(replayedHeaders(recorded));
+  headers['content-length'] = String(body.length);
+  return { status: recorded.status, headers, body };
+});

@@ -1,11 +1,11 @@
 // The framework floor: the same recorded responses served by a bare Hono app on
 // @hono/node-server (the server's framework and adapter), with no middleware, auth, validation
 // or storage. The gap between it and the bare node:http limit is the framework's share.
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { serveParent } from '../lib/worker-side.ts';
-import { type RecordedResponse, replayedHeaders } from '../lib/http.ts';
+import { replayedHeaders } from '../lib/http.ts';
+import { serveReplays } from '../lib/replay-target.ts';
 
 const routes = new Map<string, { status: number; headers: Headers; body: Uint8Array<ArrayBuffer> }>();
 const app = new Hono();
@@ -16,19 +16,10 @@ app.all('*', (c) => {
   return new Response(route.body, { status: route.status, headers: route.headers });
 });
 
-const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-await new Promise((resolve) => server.once('listening', resolve));
-const { port } = server.address() as AddressInfo;
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
 
-serveParent(
-  { url: `http://127.0.0.1:${port}`, pid: process.pid },
-  {
-    record: (payload) => {
-      for (const [url, recorded] of Object.entries(payload as Record<string, RecordedResponse>)) {
-        routes.set(url, { status: recorded.status, headers: new Headers(replayedHeaders(recorded)), body: new Uint8Array(recorded.body) });
-      }
-      return routes.size;
-    },
-  },
-  () => new Promise<void>((resolve) => server.close(() => resolve())),
-);
+await serveReplays(server, routes, (recorded) => ({
+  status: recorded.status,
+  headers: new Headers(replayedHeaders(recorded)),
+  body: new Uint8Array(recorded.body),
+}));

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { ConnectionError, createClient } from '../src/index.ts';
+import { ConnectionError, createClient, type FetchLike } from '../src/index.ts';
 import { json } from './helpers/fake-fetch.ts';
 
 const token = 'test_token_abc';
@@ -17,18 +17,17 @@ function waitForAbort(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
 }
 
+/** A client whose single attempt times out after 30 ms, sending through `fetch`. */
+function timingOut(fetch: FetchLike) {
+  return createClient({ token, baseUrl, timeoutMs: 30, retry: false, fetch });
+}
+
 describe('per-attempt timeout', () => {
   it('aborts the signal a fetch is given in init, as the platform fetch takes it', async () => {
     const seen: AbortSignal[] = [];
-    const client = createClient({
-      token,
-      baseUrl,
-      timeoutMs: 30,
-      retry: false,
-      fetch: (_request, init) => {
-        seen.push(init!.signal!);
-        return waitForAbort(init?.signal);
-      },
+    const client = timingOut((_request, init) => {
+      seen.push(init!.signal!);
+      return waitForAbort(init?.signal);
     });
     await assert.rejects(client.accounts.list(), timedOut);
     assert.equal(seen.length, 1);
@@ -39,16 +38,10 @@ describe('per-attempt timeout', () => {
   it("the Request's own signal is the same attempt signal", async () => {
     let request: Request | undefined;
     let given: AbortSignal | undefined;
-    const client = createClient({
-      token,
-      baseUrl,
-      timeoutMs: 30,
-      retry: false,
-      fetch: (sent, init) => {
-        request = sent;
-        given = init?.signal;
-        return waitForAbort(sent.signal);
-      },
+    const client = timingOut((sent, init) => {
+      request = sent;
+      given = init?.signal;
+      return waitForAbort(sent.signal);
     });
     await assert.rejects(client.accounts.list(), timedOut);
     assert.equal(request?.signal, given);
