@@ -78,10 +78,10 @@ export interface AppHandles {
   /** Replayed reads; undefined when turned off. */
   readCache: ReadCache | undefined;
   /**
-   * For the Node server, before the app: answers a GET from the read cache when it can (true),
-   * else leaves the request untouched (false).
+   * For the Node server, before the app: answers a GET from the read cache when it can, else
+   * hands the request, untouched, to `pass` (at once, or once the kept response proves stale).
    */
-  serveCached(incoming: IncomingMessage, outgoing: ServerResponse): boolean;
+  serveCached(incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void;
   /** Stops the worker (waiting for attempts in flight) and closes the store if the app opened it. */
   close(): Promise<void>;
 }
@@ -188,16 +188,18 @@ export function createApp(options: AppOptions = {}): App {
 
   if (options.webhooks?.autostart !== false) worker.start();
 
-  const serveCached = (incoming: IncomingMessage, outgoing: ServerResponse): boolean => {
+  const serveCached = (incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void => {
     const key = readCache && readCacheKey(incoming);
-    if (!key) return false;
     const started = performance.now();
-    const entry = readCache!.lookup(key, incoming);
-    // A caller out of tokens goes to the app, which answers the 429.
-    if (!entry || buckets?.take(callerOf(incoming, incoming.headers.authorization)) !== undefined) return false;
-    replay(entry, outgoing);
-    if (accessLog) logAccess('GET', incoming.url!, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), ' (replayed)');
-    return true;
+    const kept =
+      key !== undefined &&
+      readCache!.check(key, incoming, (entry) => {
+        // A caller out of tokens goes to the app, which answers the 429.
+        if (!entry || buckets?.take(callerOf(incoming, incoming.headers.authorization)) !== undefined) return pass();
+        replay(entry, outgoing);
+        if (accessLog) logAccess('GET', incoming.url!, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), ' (replayed)');
+      });
+    if (!kept) pass();
   };
 
   const handles: AppHandles = {

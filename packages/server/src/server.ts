@@ -36,7 +36,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const toApp = getRequestListener(app.fetch);
   // Replayed reads are written before the adapter builds a Request for the app.
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    if (!app.serveCached(incoming, outgoing)) void toApp(incoming, outgoing);
+    app.serveCached(incoming, outgoing, () => void toApp(incoming, outgoing));
   };
   const server: Server = tls
     ? createHttpsServer(

@@ -3,6 +3,7 @@
 // Service-Version). It is replayed only while the store has seen no commit since it was
 // rendered (from this process or, on a shared file, another) and the enrollment's clock has not
 // reached its next state change; otherwise the request goes to the app as usual.
+// Validity is checked once per turn of the event loop for the requests it read (see `check`).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
@@ -48,6 +49,9 @@ export class ReadCache {
   private readonly maxEntryBytes: number;
   private readonly store: Store;
   private readonly now: Now;
+  /** Requests waiting for this turn's check of the change mark, and the check's scheduled run. */
+  private waiting: { key: string; entry: Entry; incoming: IncomingMessage; decide: (entry: Entry | undefined) => void }[] = [];
+  private flush: NodeJS.Immediate | undefined;
   hits = 0;
   misses = 0;
 
@@ -61,23 +65,44 @@ export class ReadCache {
     });
   }
 
-  /** A response still valid for this request, if one is kept. */
-  lookup(key: string, incoming: IncomingMessage): Entry | undefined {
+  /**
+   * Answers `decide` with the kept response for this request if it is still valid, or with undefined if it went
+   * stale; returns false at once, without calling `decide`, when nothing is kept for `key`. Validity is checked
+   * once per turn of the event loop, after the turn has read its requests: the store's change mark is always read
+   * after the request arrived, so a commit acknowledged before the request was sent is seen, and the requests
+   * of one turn share one read of the mark (on SQLite, a pragma with file-lock system calls).
+   */
+  check(key: string, incoming: IncomingMessage, decide: (entry: Entry | undefined) => void): boolean {
     const entry = this.entries.get(key);
     if (!entry) {
       this.misses += 1;
-      return undefined;
+      return false;
     }
-    if (entry.mark !== this.store.changeMark() || this.now() >= entry.expiresAt) {
-      this.entries.delete(key);
-      this.misses += 1;
-      return undefined;
-    }
-    // Not kept apart per connection: a live replay needs this connection's certificate too.
-    if (entry.live && (incoming.socket as TLSSocket).authorized !== true) return undefined;
-    this.hits += 1;
-    return entry;
+    this.waiting.push({ key, entry, incoming, decide });
+    this.flush ??= setImmediate(this.checkWaiting);
+    return true;
   }
+
+  private readonly checkWaiting = (): void => {
+    const waiting = this.waiting;
+    this.waiting = [];
+    this.flush = undefined;
+    const mark = this.store.changeMark();
+    const now = this.now();
+    for (const { key, entry, incoming, decide } of waiting) {
+      if (entry.mark !== mark || now >= entry.expiresAt) {
+        if (this.entries.peek(key) === entry) this.entries.delete(key);
+        this.misses += 1;
+        decide(undefined);
+      } else if (entry.live && (incoming.socket as TLSSocket).authorized !== true) {
+        // Not kept apart per connection: a live replay needs this connection's certificate too.
+        decide(undefined);
+      } else {
+        this.hits += 1;
+        decide(entry);
+      }
+    }
+  };
 
   /**
    * Route middleware: keeps the response when the handler produced a JSON body (`keepBody`)

@@ -309,8 +309,10 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const readRepos = inMemory ? gate(repos(reader), lock) : repos(reader);
   let closed = false;
   let commits = 0;
-  // Changes when another connection commits: the writer, or another process on the same file.
+  // Changes when another connection commits: the writer, or another process on the same file. Read on every
+  // replayed request, so as an array: a row object costs about 1 µs more than the pragma itself.
   const dataVersion = inMemory ? undefined : reader.db.prepare('PRAGMA data_version');
+  dataVersion?.setReturnArrays(true);
 
   return {
     ...readRepos,
@@ -330,7 +332,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       }),
     changeMark: () => {
       if (closed) return `closed.${++commits}`;
-      return dataVersion ? `${commits}.${(dataVersion.get() as { data_version: number }).data_version}` : String(commits);
+      return dataVersion ? `${commits}.${(dataVersion.get() as unknown as [number])[0]}` : String(commits);
     },
     close: () =>
       lock.run(async () => {
