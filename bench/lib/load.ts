@@ -2,7 +2,7 @@
 // responses per second and latency percentiles, while the target's RSS is sampled.
 import { createHistogram } from 'node:perf_hooks';
 import autocannon, { type Request } from 'autocannon';
-import { sampleRss } from './rss.ts';
+import { readCpuSeconds, sampleRss } from './proc.ts';
 import { fmtInt, fmtMb, fmtMs, medianOf } from './stats.ts';
 
 export interface LoadSpec {
@@ -30,10 +30,16 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   rssPeak: number;
   seconds: number;
+  /**
+   * CPU time the target process spent per 2xx response, in microseconds (NaN without a pid): its cost, whatever
+   * the load generator beside it could drive.
+   */
+  cpuPerResponse: number;
 }
 
 export async function load(spec: LoadSpec): Promise<LoadResult> {
   const sampler = spec.pid ? sampleRss(spec.pid) : undefined;
+  const cpuBefore = spec.pid ? readCpuSeconds(spec.pid) : Number.NaN;
   const started = performance.now();
   const instance = autocannon({
     url: spec.url,
@@ -58,6 +64,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   const result = await instance;
   const seconds = (performance.now() - started) / 1000;
   const rss = sampler?.stop();
+  const cpuSeconds = spec.pid ? readCpuSeconds(spec.pid) - cpuBefore : Number.NaN;
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(stat.count);
   const responses = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
@@ -72,6 +79,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     statusCodes,
     rssPeak: rss?.peak ?? Number.NaN,
     seconds: spec.amount ? seconds : result.duration,
+    cpuPerResponse: (cpuSeconds / result['2xx']) * 1e6,
   };
 }
 

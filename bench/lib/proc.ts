@@ -1,6 +1,20 @@
-// Resident memory of a process under test, read from /proc/<pid>/status (VmRSS), sampled
-// while load runs so the peak is the process's own, not the load generator's.
+// What a process under test uses, read from /proc: its resident memory (VmRSS), sampled while load runs so the
+// peak is the process's own, not the load generator's, and the CPU time of all its threads.
 import { readFileSync } from 'node:fs';
+
+const ticksPerSecond = 100; // USER_HZ, the unit of /proc/<pid>/stat times on Linux
+
+/** User plus system CPU seconds of all threads of `pid` so far (NaN where /proc is missing). */
+export function readCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 export function readRss(pid: number): number {
   try {

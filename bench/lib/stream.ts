@@ -1,6 +1,6 @@
 // Reads a long JSON array response as it streams, counting bytes and transactions without
 // holding the body, while the server's RSS is sampled.
-import { sampleRss } from './rss.ts';
+import { sampleRss } from './proc.ts';
 
 export interface StreamResult {
   items: number;

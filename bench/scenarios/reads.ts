@@ -9,7 +9,7 @@ import { spawnServer, spawnServers } from '../lib/server-target.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, load, loadCells, type LoadResult } from '../lib/load.ts';
 import type { Section, Table, Target } from '../lib/report.ts';
-import { childPids } from '../lib/rss.ts';
+import { childPids } from '../lib/proc.ts';
 import { fmtInt, fmtPercent, fmtRatio, medianOf } from '../lib/stats.ts';
 import type { Enrolled } from '../targets/server.ts';
 
@@ -96,12 +96,14 @@ export async function reads(ctx: Context): Promise<Section> {
       const ours = rps('server');
       tables.push({
         caption: op.name,
-        headers: ['target', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'vs limit', 'vs Prism', 'body bytes'],
+        headers: ['target', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'vs limit', 'vs Prism', 'CPU µs per response', 'per CPU-second', 'body bytes'],
         rows: Object.entries(results).map(([name, rounds]) => [
           name,
           ...loadCells(rounds),
           fmtPercent(medianOf(rounds, (r) => r.rps) / limit),
           fmtRatio(medianOf(rounds, (r) => r.rps) / peer),
+          medianOf(rounds, (r) => r.cpuPerResponse).toFixed(1),
+          fmtInt(1e6 / medianOf(rounds, (r) => r.cpuPerResponse)),
           name.startsWith('peer') ? fmtInt(prismBytes[op.path]!) : name === 'server before fixes' || name === 'server, read cache off' ? '' : fmtInt(recorded[op.path]!.body.length),
         ]),
       });

@@ -8,7 +8,7 @@ import type { Context } from '../lib/context.ts';
 import { spawnServer } from '../lib/server-target.ts';
 import { expectStatus, sendMany } from '../lib/http.ts';
 import type { Section } from '../lib/report.ts';
-import { sampleRss } from '../lib/rss.ts';
+import { sampleRss } from '../lib/proc.ts';
 import { fmtInt, fmtMb, fmtPercent, median } from '../lib/stats.ts';
 import type { ReceiverStats } from '../targets/receiver.ts';
 
