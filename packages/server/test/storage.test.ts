@@ -139,7 +139,7 @@ const inspect: Record<StoreKind['name'], Inspect> = {
       await client.end();
       const text = rows.map((row) => row['QUERY PLAN']).join('\n');
       return {
-        usesIndex: /Index Scan using transactions_by_account_date/.test(text) && /Index Cond: .*ROW\(date, seq\) <|Index Cond: .*\(date, seq\) </.test(text),
+        usesIndex: /Index Scan using transactions_by_account_date/.test(text) && /Index Cond: .*ROW\(date, seq\) < /.test(text),
         sorts: /Sort/.test(text),
         text,
       };
