@@ -7,9 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { caller, eventually, receiver, type Caller, type Receiver } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
+import { describeUnless } from './helpers/stores.ts';
 import { describeStorage } from '../src/storage/index.ts';
 
 const postgres = await testPostgres();
@@ -57,7 +58,7 @@ async function startProcess(databaseUrl: string): Promise<Child> {
   };
 }
 
-describe('two server processes on one PostgreSQL database', { skip: postgres.skip, timeout: 120_000 }, () => {
+describeUnless(postgres.skip, 'two server processes on one PostgreSQL database', { timeout: 120_000 }, () => {
   let databaseUrl: string;
   let a: Child;
   let b: Child;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testApp, type TestApp } from './helpers/harness.ts';
-import { appOptions, storeKinds } from './helpers/stores.ts';
+import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
@@ -171,7 +171,7 @@ describe('payments', () => {
 
 // On each store: with PostgreSQL the key's uniqueness and the enrollment's row lock do the work.
 for (const kind of await storeKinds()) {
-  describe(`idempotency (${kind.name})`, { skip: kind.skip }, () => {
+  describeUnless(kind.skip, `idempotency (${kind.name})`, {}, () => {
     let t: TestApp;
     let token: string;
     let checking: any;

@@ -12,7 +12,7 @@ import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
 import { UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/storage/store.ts';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
-import { storeKinds, type StoreKind } from './helpers/stores.ts';
+import { describeUnless, storeKinds, type StoreKind } from './helpers/stores.ts';
 
 const enrollment = (id: string) => ({
   id,
@@ -148,7 +148,7 @@ const inspect: Record<StoreKind['name'], Inspect> = {
 };
 
 for (const kind of await storeKinds()) {
-  describe(`${kind.name} store`, { skip: kind.skip }, () => {
+  describeUnless(kind.skip, `${kind.name} store`, {}, () => {
     let location: StorageOptions;
     let store: Store;
 

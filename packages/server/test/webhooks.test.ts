@@ -7,7 +7,7 @@ import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { signBody } from '../src/index.ts';
 import { backoff } from '../src/webhooks/worker.ts';
 import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
-import { appOptions, storeKinds } from './helpers/stores.ts';
+import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const kinds = await storeKinds();
 
@@ -31,7 +31,7 @@ describe('signatures', () => {
 });
 
 for (const kind of kinds) {
-  describe(`webhook deliveries (${kind.name})`, { skip: kind.skip }, () => {
+  describeUnless(kind.skip, `webhook deliveries (${kind.name})`, {}, () => {
     let t: TestApp;
     let hook: Receiver;
     let secrets: string[] = [];
@@ -195,7 +195,7 @@ describe('webhook version', () => {
 });
 
 for (const kind of kinds) {
-  describe(`restart (${kind.name})`, { skip: kind.skip }, () => {
+  describeUnless(kind.skip, `restart (${kind.name})`, {}, () => {
     test('undelivered events in the outbox are delivered after the store is reopened', async () => {
       const database = appOptions(await kind.location(true));
       let secrets: string[] = [];
