@@ -71,6 +71,8 @@ const BATCH_ROWS = 5_000;
 export class PgConnection implements SqlConnection {
   readonly forUpdate = ' FOR UPDATE';
   readonly forUpdateSkipLocked = ' FOR UPDATE SKIP LOCKED';
+  /** Rows written by insertMany, per table (the store refreshes the planner's statistics after large ones). */
+  readonly bulkInserted = new Map<string, number>();
   private readonly client: pg.Pool | pg.PoolClient;
   /** Awaited before the first query (the pool's connection waits for the migrations). */
   private readonly before: (() => Promise<void>) | undefined;
@@ -112,6 +114,7 @@ export class PgConnection implements SqlConnection {
    */
   async insertMany(table: string, rows: readonly object[]): Promise<void> {
     const name = identifier(table);
+    this.bulkInserted.set(name, (this.bulkInserted.get(name) ?? 0) + rows.length);
     for (let start = 0; start < rows.length; start += BATCH_ROWS) {
       const batch = rows.slice(start, start + BATCH_ROWS);
       await this.query(`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ?::json)`, [
