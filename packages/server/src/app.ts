@@ -43,8 +43,13 @@ export interface WebhookOptions {
 }
 
 export interface AppOptions {
-  /** An open store; otherwise one is opened on `databasePath`. */
+  /** An open store; otherwise one is opened on `databaseUrl` or `databasePath`. */
   store?: Store;
+  /**
+   * `postgres://...`: PostgreSQL, which several server processes may share (behind a load
+   * balancer). Takes precedence over `databasePath`.
+   */
+  databaseUrl?: string;
   /** SQLite file, or ':memory:' (the default). */
   databasePath?: string;
   /** Serve the sandbox control API (default true). */
@@ -66,7 +71,8 @@ export interface AppOptions {
   accessLog?: (line: string) => void;
   /**
    * Replay rendered reads at the HTTP edge until a write or the enrollment's clock changes them
-   * (default on; see http/read-cache.ts). In-process `fetch` always runs the handlers.
+   * (default on; see http/read-cache.ts). In-process `fetch` always runs the handlers. Always off
+   * on a store that cannot see other processes' writes (PostgreSQL): a replay could be stale.
    */
   readCache?: ReadCacheOptions | false;
 }
@@ -108,7 +114,7 @@ export function createApp(options: AppOptions = {}): App {
   const defaultVersion = options.defaultVersion ?? CURRENT_VERSION;
   if (!isVersion(defaultVersion)) throw new Error(`unknown default version ${defaultVersion}; known: ${VERSIONS.join(', ')}`);
   const ownsStore = options.store === undefined;
-  const store = options.store ?? openStore({ path: options.databasePath ?? ':memory:' });
+  const store = options.store ?? openStore({ path: options.databasePath ?? ':memory:', url: options.databaseUrl });
   const now = options.now ?? Date.now;
   const logError = options.logError ?? ((error: unknown) => console.error(error));
   const sandbox = options.sandbox ?? true;
@@ -176,7 +182,8 @@ export function createApp(options: AppOptions = {}): App {
   const buckets = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
   if (buckets) app.use(rateLimit(buckets));
 
-  const readCache = options.readCache === false ? undefined : new ReadCache(store, now, options.readCache);
+  const readCache =
+    options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const r = router(app, runtime, validators, readCache);
   institutionRoutes(r, runtime);
   accountRoutes(r, runtime);

@@ -1,7 +1,8 @@
-// Starts the server with the sandbox enabled on a SQLite file, and prints a ready sandbox
-// token with a curl line that works as printed.
+// Starts the server with the sandbox enabled on a SQLite file (or PostgreSQL with
+// DATABASE_URL), and prints a ready sandbox token with a curl line that works as printed.
 //
 // Environment: PORT (3000), HOST (0.0.0.0), DATABASE_PATH (./data/sandbox.sqlite),
+// DATABASE_URL (postgres://...: PostgreSQL, shared by several server processes),
 // DEFAULT_VERSION (2020-10-12), PUBLIC_URL (base of links; default from each request),
 // TLS_KEY / TLS_CERT / TLS_CLIENT_CA (files; HTTPS, and live tokens need a client
 // certificate signed by the client CA), SANDBOX=off to disable the sandbox control API,
@@ -10,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer, type TlsOptions } from './server.ts';
+import { describeStorage } from './storage/index.ts';
 
 function tlsFromEnv(): TlsOptions | undefined {
   const { TLS_KEY, TLS_CERT, TLS_CLIENT_CA } = process.env;
@@ -21,6 +23,7 @@ function tlsFromEnv(): TlsOptions | undefined {
   };
 }
 
+const databaseUrl = process.env.DATABASE_URL || undefined;
 const databasePath = resolve(process.env.DATABASE_PATH ?? './data/sandbox.sqlite');
 const sandbox = process.env.SANDBOX !== 'off';
 const tls = tlsFromEnv();
@@ -28,7 +31,7 @@ const rate = Number(process.env.RATE_LIMIT ?? 0);
 const running = await startServer({
   port: Number(process.env.PORT ?? 3000),
   hostname: process.env.HOST ?? '0.0.0.0',
-  databasePath,
+  ...(databaseUrl ? { databaseUrl } : { databasePath }),
   sandbox,
   ...(process.env.DEFAULT_VERSION ? { defaultVersion: process.env.DEFAULT_VERSION } : {}),
   ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
@@ -38,7 +41,7 @@ const running = await startServer({
   ...(process.env.READ_CACHE === 'off' ? { readCache: false } : {}),
 });
 
-console.log(`Listening on ${running.url} (database ${databasePath})`);
+console.log(`Listening on ${running.url} (database: ${describeStorage({ path: databasePath, url: databaseUrl })})`);
 if (sandbox) {
   // Enrolls the sandbox user `username` through the control API, as an integrator would.
   const response = await running.app.request(`${running.url}/sandbox/enrollments`, {

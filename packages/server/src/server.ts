@@ -32,6 +32,13 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const app = createApp(options);
+  // Listen only once the store can serve: an unreachable database fails the start, not each request.
+  try {
+    await app.store.ready();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   const tls = options.tls;
   const toApp = getRequestListener(app.fetch);
   // Replayed reads are written before the adapter builds a Request for the app.

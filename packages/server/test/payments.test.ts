@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testApp, type TestApp } from './helpers/harness.ts';
+import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
@@ -168,85 +169,88 @@ describe('payments', () => {
   });
 });
 
-describe('idempotency', () => {
-  let t: TestApp;
-  let token: string;
-  let checking: any;
+// On each store: with PostgreSQL the key's uniqueness and the enrollment's row lock do the work.
+for (const kind of await storeKinds()) {
+  describeUnless(kind.skip, `idempotency (${kind.name})`, {}, () => {
+    let t: TestApp;
+    let token: string;
+    let checking: any;
 
-  before(async () => {
-    t = testApp();
-    const created = await t.enroll();
-    token = created.token;
-    checking = created.accounts[0];
-  });
-  after(() => t.close());
-
-  const pay = (key: string, json: unknown, extra: Record<string, string> = {}) =>
-    t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers: { 'idempotency-key': key, ...extra } });
-  const countPayments = async () => (await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body.length;
-
-  test('same key and body: the stored response again, no second payment', async () => {
-    const body = { amount: '10.00', memo: 'Rent share', payee };
-    const first = await pay('key-1', body);
-    const second = await pay('key-1', body);
-    assert.equal(first.status, 202);
-    assert.equal(second.status, 202);
-    assert.deepEqual(second.body, first.body);
-    assert.equal(await countPayments(), 1);
-    // In another version the same payment comes back in that version's shape.
-    const old = await pay('key-1', body, { 'service-version': '2019-07-01' });
-    assert.equal(old.body.id, first.body.id);
-  });
-
-  test('same key, different body: 422 idempotency_key_reused', async () => {
-    const reply = await pay('key-1', { amount: '11.00', memo: 'Rent share', payee });
-    assert.equal(reply.status, 422);
-    assert.equal(reply.body.error.code, 'idempotency_key_reused');
-    assert.equal(await countPayments(), 1);
-  });
-
-  test('MFA answers and errors are not stored under the key', async () => {
-    const mfa = await pay('key-2', { amount: '3', memo: 'mfa', payee });
-    assert.equal(mfa.status, 200);
-    const real = await pay('key-2', { amount: '3', memo: 'After MFA', payee });
-    assert.equal(real.status, 202);
-  });
-
-  test('a key is kept 72 hours by the enrollment clock', async () => {
-    const body = { amount: '2', memo: 'Snacks', payee };
-    const first = await pay('key-3', body);
-    await t.call('POST', '/sandbox/clock/advance', { token, json: { days: 2, seconds: 86_000 } });
-    assert.equal((await pay('key-3', body)).body.id, first.body.id);
-    await t.call('POST', '/sandbox/clock/advance', { token, json: { seconds: 500 } });
-    const later = await pay('key-3', body);
-    assert.equal(later.status, 202);
-    assert.notEqual(later.body.id, first.body.id);
-  });
-
-  test('keys are scoped to the token', async () => {
-    const other = await t.enroll();
-    const reply = await t.call('POST', `/accounts/${other.accounts[0].id}/payments`, {
-      token: other.token,
-      json: { amount: '10.00', memo: 'Rent share', payee },
-      headers: { 'idempotency-key': 'key-1' },
+    before(async () => {
+      t = testApp(appOptions(await kind.location()));
+      const created = await t.enroll();
+      token = created.token;
+      checking = created.accounts[0];
     });
-    assert.equal(reply.status, 202);
-  });
+    after(() => t.close());
 
-  test('many concurrent requests with one key make exactly one payment', async () => {
-    const before = await countPayments();
-    const body = { amount: '7.77', memo: 'Concurrent', payee };
-    const replies = await Promise.all(Array.from({ length: 50 }, () => pay('key-concurrent', body)));
-    assert.ok(replies.every((reply) => reply.status === 202));
-    assert.equal(new Set(replies.map((reply) => reply.body.id)).size, 1);
-    assert.equal((await countPayments()) - before, 1);
-    const transactions = (await t.call('GET', `/accounts/${checking.id}/transactions?count=20`, { token })).body;
-    assert.equal(transactions.filter((txn: any) => txn.amount === '-7.77').length, 1);
-  });
+    const pay = (key: string, json: unknown, extra: Record<string, string> = {}) =>
+      t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers: { 'idempotency-key': key, ...extra } });
+    const countPayments = async () => (await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body.length;
 
-  test('an over-long key is a 422', async () => {
-    const reply = await pay('k'.repeat(256), { amount: '1', memo: 'x', payee });
-    assert.equal(reply.status, 422);
-    assert.ok(reply.body.error.params['Idempotency-Key']);
+    test('same key and body: the stored response again, no second payment', async () => {
+      const body = { amount: '10.00', memo: 'Rent share', payee };
+      const first = await pay('key-1', body);
+      const second = await pay('key-1', body);
+      assert.equal(first.status, 202);
+      assert.equal(second.status, 202);
+      assert.deepEqual(second.body, first.body);
+      assert.equal(await countPayments(), 1);
+      // In another version the same payment comes back in that version's shape.
+      const old = await pay('key-1', body, { 'service-version': '2019-07-01' });
+      assert.equal(old.body.id, first.body.id);
+    });
+
+    test('same key, different body: 422 idempotency_key_reused', async () => {
+      const reply = await pay('key-1', { amount: '11.00', memo: 'Rent share', payee });
+      assert.equal(reply.status, 422);
+      assert.equal(reply.body.error.code, 'idempotency_key_reused');
+      assert.equal(await countPayments(), 1);
+    });
+
+    test('MFA answers and errors are not stored under the key', async () => {
+      const mfa = await pay('key-2', { amount: '3', memo: 'mfa', payee });
+      assert.equal(mfa.status, 200);
+      const real = await pay('key-2', { amount: '3', memo: 'After MFA', payee });
+      assert.equal(real.status, 202);
+    });
+
+    test('a key is kept 72 hours by the enrollment clock', async () => {
+      const body = { amount: '2', memo: 'Snacks', payee };
+      const first = await pay('key-3', body);
+      await t.call('POST', '/sandbox/clock/advance', { token, json: { days: 2, seconds: 86_000 } });
+      assert.equal((await pay('key-3', body)).body.id, first.body.id);
+      await t.call('POST', '/sandbox/clock/advance', { token, json: { seconds: 500 } });
+      const later = await pay('key-3', body);
+      assert.equal(later.status, 202);
+      assert.notEqual(later.body.id, first.body.id);
+    });
+
+    test('keys are scoped to the token', async () => {
+      const other = await t.enroll();
+      const reply = await t.call('POST', `/accounts/${other.accounts[0].id}/payments`, {
+        token: other.token,
+        json: { amount: '10.00', memo: 'Rent share', payee },
+        headers: { 'idempotency-key': 'key-1' },
+      });
+      assert.equal(reply.status, 202);
+    });
+
+    test('many concurrent requests with one key make exactly one payment', async () => {
+      const before = await countPayments();
+      const body = { amount: '7.77', memo: 'Concurrent', payee };
+      const replies = await Promise.all(Array.from({ length: 50 }, () => pay('key-concurrent', body)));
+      assert.ok(replies.every((reply) => reply.status === 202));
+      assert.equal(new Set(replies.map((reply) => reply.body.id)).size, 1);
+      assert.equal((await countPayments()) - before, 1);
+      const transactions = (await t.call('GET', `/accounts/${checking.id}/transactions?count=20`, { token })).body;
+      assert.equal(transactions.filter((txn: any) => txn.amount === '-7.77').length, 1);
+    });
+
+    test('an over-long key is a 422', async () => {
+      const reply = await pay('k'.repeat(256), { amount: '1', memo: 'x', payee });
+      assert.equal(reply.status, 422);
+      assert.ok(reply.body.error.params['Idempotency-Key']);
+    });
   });
-});
+}

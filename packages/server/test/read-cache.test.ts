@@ -194,3 +194,26 @@ describe('read cache off', () => {
     }
   });
 });
+
+describe('read cache and stores that cannot see other writers', () => {
+  test('a store whose change mark misses other processes\' commits (PostgreSQL) gets no read cache', async () => {
+    const store = openStore({ path: ':memory:' });
+    // The same store, blind to writes made past it (as to another process's), and saying so as
+    // the PostgreSQL store does: a cache trusting its mark would replay stale reads.
+    const blind = { ...store, seesOtherWriters: false, changeMark: () => 'unchanged' };
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', store: blind, webhooks: { autostart: false } });
+    try {
+      assert.equal(running.app.readCache, undefined);
+      const http = caller((request) => fetch(request), running.url);
+      const { access_token: token } = (await http('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } })).body;
+      const first = await http('GET', '/accounts', { token });
+      // A write that bypasses this app, as another process's would.
+      await store.transaction((tx) => tx.accounts.update(first.body[0].id, { name: 'Renamed elsewhere' }));
+      const second = await http('GET', '/accounts', { token });
+      assert.equal(second.body[0].name, 'Renamed elsewhere');
+    } finally {
+      await running.close();
+      await store.close();
+    }
+  });
+});

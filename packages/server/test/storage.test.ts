@@ -1,14 +1,18 @@
-// The embedded store: migrations, durability settings, atomic transactions, unique keys,
-// keyset pages, and reopening a file.
+// Each store (embedded SQLite, PostgreSQL) against one suite: migrations, atomic transactions,
+// row locks, unique keys, keyset pages on the index, claims of due deliveries, reopening; then
+// what only one of them has (SQLite's file settings and memory mode, PostgreSQL's types).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
-import { openStore, type Store } from '../src/index.ts';
-import { UniqueViolation, type TransactionRow } from '../src/storage/store.ts';
-import { migrations } from '../src/storage/sqlite/migrations.ts';
+import pg from 'pg';
+import { openStore, type StorageOptions, type Store } from '../src/index.ts';
+import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
+import { UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/storage/store.ts';
+import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
+import { describeUnless, storeKinds, type StoreKind } from './helpers/stores.ts';
 
 const enrollment = (id: string) => ({
   id,
@@ -73,92 +77,218 @@ const txn = (accountId: string, seq: number, date: string): TransactionRow => ({
   enrich_at: null,
 });
 
-describe('sqlite store', () => {
-  let dir: string;
-  let path: string;
-  let store: Store;
+const delivery = (id: string, due: number): DeliveryRow => ({
+  id,
+  event_id: 'evt_1',
+  event_type: 'webhook.test',
+  url: 'http://127.0.0.1:9/webhooks',
+  status: 'pending',
+  attempts: 0,
+  last_status: null,
+  last_error: null,
+  next_attempt_at: due,
+  delivered_at: null,
+  created_at: due,
+});
 
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'store-'));
-    path = join(dir, 'nested', 'store.sqlite');
-    store = openStore({ path });
-    await store.transaction(async (tx) => {
-      await tx.enrollments.insert(enrollment('enr_1'));
-      await tx.accounts.insert(account('acc_1', 'enr_1'));
+/** What differs in looking at each database from the outside. */
+interface Inspect {
+  migrations: number[];
+  applied(location: StorageOptions): Promise<number[]>;
+  /** The plan of a deep keyset page: it must walk the index and not sort. */
+  pagePlan(location: StorageOptions): Promise<{ usesIndex: boolean; sorts: boolean; text: string }>;
+}
+
+const PAGE_SQL = 'SELECT * FROM transactions WHERE account_id = ? AND (date, seq) < (?, ?) ORDER BY date DESC, seq DESC LIMIT ?';
+const PAGE_PARAMS = ['acc_1', '2024-02-01', 5, 10];
+
+const inspect: Record<StoreKind['name'], Inspect> = {
+  sqlite: {
+    migrations: sqliteMigrations.map((m) => m.version),
+    async applied({ path }) {
+      const db = new DatabaseSync(path!, { readOnly: true });
+      const rows = db.prepare('SELECT version FROM migrations ORDER BY version').all() as { version: number }[];
+      db.close();
+      return rows.map((row) => row.version);
+    },
+    async pagePlan({ path }) {
+      const db = new DatabaseSync(path!, { readOnly: true });
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${PAGE_SQL}`).all(...PAGE_PARAMS) as { detail: string }[];
+      db.close();
+      const text = plan.map((step) => step.detail).join('\n');
+      return { usesIndex: /USING INDEX transactions_by_account_date/.test(text), sorts: /TEMP B-TREE/.test(text), text };
+    },
+  },
+  postgres: {
+    migrations: postgresMigrations.map((m) => m.version),
+    async applied({ url }) {
+      const client = new pg.Client(url);
+      await client.connect();
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM migrations ORDER BY version');
+      await client.end();
+      return rows.map((row) => row.version);
+    },
+    async pagePlan({ url }) {
+      const client = new pg.Client(url);
+      await client.connect();
+      // On a small table the planner might rightly prefer a scan: ask what it does with the index available.
+      await client.query('ANALYZE transactions');
+      await client.query('SET enable_seqscan = off');
+      let n = 0;
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${PAGE_SQL.replace(/\?/g, () => `$${++n}`)}`, PAGE_PARAMS);
+      await client.end();
+      const text = rows.map((row) => row['QUERY PLAN']).join('\n');
+      return {
+        usesIndex: /Index Scan using transactions_by_account_date/.test(text) && /Index Cond: .*ROW\(date, seq\) < /.test(text),
+        sorts: /Sort/.test(text),
+        text,
+      };
+    },
+  },
+};
+
+for (const kind of await storeKinds()) {
+  describeUnless(kind.skip, `${kind.name} store`, {}, () => {
+    let location: StorageOptions;
+    let store: Store;
+
+    before(async () => {
+      location = await kind.location(true);
+      store = openStore(location);
+      await store.ready();
+      await store.transaction(async (tx) => {
+        await tx.enrollments.insert(enrollment('enr_1'));
+        await tx.accounts.insert(account('acc_1', 'enr_1'));
+      });
+    });
+    after(() => store.close());
+
+    test('migrations are numbered and recorded', async () => {
+      assert.deepEqual(await inspect[kind.name].applied(location), inspect[kind.name].migrations);
+    });
+
+    test('a failing transaction writes nothing', async () => {
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.enrollments.update('enr_1', { status: 'disconnected' });
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
+      assert.equal((await store.enrollments.get('enr_1'))!.status, 'healthy');
+    });
+
+    test('reads outside a transaction see committed data only', async () => {
+      let seenInside: string | undefined;
+      await store.transaction(async (tx) => {
+        await tx.enrollments.update('enr_1', { username: 'changed' });
+        seenInside = (await store.enrollments.get('enr_1'))!.username;
+      });
+      assert.equal(seenInside, 'username');
+      assert.equal((await store.enrollments.get('enr_1'))!.username, 'changed');
+    });
+
+    test('getForUpdate: concurrent read-modify-write transactions lose no update', async () => {
+      const start = (await store.enrollments.get('enr_1'))!.refresh_count;
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          store.transaction(async (tx) => {
+            const current = (await tx.enrollments.getForUpdate('enr_1'))!;
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            await tx.enrollments.update('enr_1', { refresh_count: current.refresh_count + 1 });
+          }),
+        ),
+      );
+      assert.equal((await store.enrollments.get('enr_1'))!.refresh_count, start + 20);
+    });
+
+    test('unique keys raise UniqueViolation (concurrent idempotency keys)', async () => {
+      const row = { scope: 'enr_1', key: 'k', request_hash: 'h', status: 202, response: '{}', created_at: 1 };
+      await store.transaction((tx) => tx.idempotency.insert(row));
+      await assert.rejects(store.transaction((tx) => tx.idempotency.insert(row)), UniqueViolation);
+    });
+
+    test('booleans, cents and epoch milliseconds round-trip as booleans and numbers', async () => {
+      await store.transaction((tx) =>
+        tx.accounts.update('acc_1', { ledger_cents: 9_007_199_254_740, verification_expires_at: 1_767_225_600_123 }),
+      );
+      const row = (await store.accounts.get('enr_1', 'acc_1'))!;
+      assert.equal(row.payments_supported, true);
+      assert.equal(row.ledger_cents, 9_007_199_254_740);
+      assert.equal(row.verification_expires_at, 1_767_225_600_123);
+      assert.equal(row.credit_limit_cents, null);
+      assert.equal((await store.enrollments.get('enr_1'))!.disconnect_on_use, false);
+    });
+
+    test('keyset pages: newest first, strictly older than the cursor, date filters, via the index', async () => {
+      const rows: TransactionRow[] = [];
+      for (let seq = 1; seq <= 3000; seq++) rows.push(txn('acc_1', seq, `2024-0${1 + Math.floor((seq - 1) / 1000)}-${String(1 + ((seq - 1) % 28)).padStart(2, '0')}`));
+      rows[7]!.post_replaces = true;
+      await store.transaction((tx) => tx.transactions.insertMany(rows));
+      const sorted = [...rows].sort((a, b) => (a.date === b.date ? b.seq - a.seq : a.date < b.date ? 1 : -1));
+      const first = await store.transactions.page('acc_1', { limit: 10 });
+      assert.deepEqual(first.map((r) => r.id), sorted.slice(0, 10).map((r) => r.id));
+      const cursor = sorted[2500]!;
+      const deep = await store.transactions.page('acc_1', { before: { date: cursor.date, seq: cursor.seq }, limit: 5 });
+      assert.deepEqual(deep.map((r) => r.id), sorted.slice(2501, 2506).map((r) => r.id));
+      const ranged = await store.transactions.page('acc_1', { startDate: '2024-02-01', endDate: '2024-02-28', limit: 5000 });
+      assert.equal(ranged.length, 1000);
+      // Every column comes back as written.
+      assert.deepEqual(await store.transactions.get('acc_1', 'txn_8'), rows[7]);
+      const plan = await inspect[kind.name].pagePlan(location);
+      assert.ok(plan.usesIndex, plan.text);
+      assert.ok(!plan.sorts, `no sort step: ${plan.text}`);
+    });
+
+    test('claims: due deliveries oldest first, each to one claimer until its lease runs out', async () => {
+      await store.transaction(async (tx) => {
+        await tx.outbox.insertEvent({ id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 });
+        for (let i = 1; i <= 30; i++) await tx.outbox.insertDelivery(delivery(`dlv_${String(i).padStart(2, '0')}`, 1000 + i));
+        await tx.outbox.insertDelivery(delivery('dlv_later', 5000));
+      });
+      const first = await store.transaction((tx) => tx.outbox.claimDue(2000, 5, 10_000));
+      assert.deepEqual(first.map((d) => d.id), ['dlv_01', 'dlv_02', 'dlv_03', 'dlv_04', 'dlv_05']);
+      assert.ok(first.every((d) => d.next_attempt_at === 10_000));
+      // A second store on the same database (another process) claims too: no delivery twice. On
+      // PostgreSQL they claim concurrently; two SQLite stores in one thread must take turns (a
+      // writer waiting for the file lock would block the thread that holds it).
+      const other = openStore(location);
+      try {
+        const claim = (i: number) => (i % 2 ? store : other).transaction((tx) => tx.outbox.claimDue(2000, 3, 10_000));
+        const claims: DeliveryRow[][] = [];
+        if (kind.name === 'postgres') claims.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => claim(i)))));
+        else for (let i = 0; i < 10; i++) claims.push(await claim(i));
+        const ids = claims.flat().map((d) => d.id);
+        assert.equal(ids.length, 25);
+        assert.equal(new Set(ids).size, 25);
+        assert.ok(!ids.includes('dlv_later'));
+      } finally {
+        await other.close();
+      }
+      assert.deepEqual(await store.transaction((tx) => tx.outbox.claimDue(2000, 50, 10_000)), []);
+      // Leases that ran out are claimed again.
+      assert.equal((await store.transaction((tx) => tx.outbox.claimDue(10_000, 50, 20_000))).length, 31);
+    });
+
+    test('data survives closing and reopening', async () => {
+      await store.close();
+      store = openStore(location);
+      assert.equal((await store.enrollments.get('enr_1'))!.username, 'changed');
+      assert.equal(await store.transactions.maxSeq('acc_1'), 3000);
     });
   });
-  after(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+}
 
-  test('migrations are numbered and recorded; the file is in WAL mode', () => {
+describe('sqlite only', () => {
+  test('a file is in WAL mode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-'));
+    const path = join(dir, 'nested', 'store.sqlite');
+    const store = openStore({ path });
     const db = new DatabaseSync(path, { readOnly: true });
-    const applied = db.prepare('SELECT version FROM migrations ORDER BY version').all() as { version: number }[];
-    assert.deepEqual(applied.map((row) => row.version), migrations.map((m) => m.version));
     assert.equal((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal');
     db.close();
-  });
-
-  test('a failing transaction writes nothing', async () => {
-    await assert.rejects(
-      store.transaction(async (tx) => {
-        await tx.enrollments.update('enr_1', { status: 'disconnected' });
-        throw new Error('boom');
-      }),
-      /boom/,
-    );
-    assert.equal((await store.enrollments.get('enr_1'))!.status, 'healthy');
-  });
-
-  test('reads outside a transaction see committed data only', async () => {
-    let seenInside: string | undefined;
-    await store.transaction(async (tx) => {
-      await tx.enrollments.update('enr_1', { username: 'changed' });
-      seenInside = (await store.enrollments.get('enr_1'))!.username;
-    });
-    assert.equal(seenInside, 'username');
-    assert.equal((await store.enrollments.get('enr_1'))!.username, 'changed');
-  });
-
-  test('unique keys raise UniqueViolation (concurrent idempotency keys)', async () => {
-    const row = { scope: 'enr_1', key: 'k', request_hash: 'h', status: 202, response: '{}', created_at: 1 };
-    await store.transaction((tx) => tx.idempotency.insert(row));
-    await assert.rejects(store.transaction((tx) => tx.idempotency.insert(row)), UniqueViolation);
-  });
-
-  test('booleans round-trip', async () => {
-    const row = await store.accounts.get('enr_1', 'acc_1');
-    assert.equal(row!.payments_supported, true);
-    assert.equal((await store.enrollments.get('enr_1'))!.disconnect_on_use, false);
-  });
-
-  test('keyset pages: newest first, strictly older than the cursor, date filters, via the index', async () => {
-    const rows: TransactionRow[] = [];
-    for (let seq = 1; seq <= 3000; seq++) rows.push(txn('acc_1', seq, `2024-0${1 + Math.floor((seq - 1) / 1000)}-${String(1 + ((seq - 1) % 28)).padStart(2, '0')}`));
-    await store.transaction((tx) => tx.transactions.insertMany(rows));
-    const sorted = [...rows].sort((a, b) => (a.date === b.date ? b.seq - a.seq : a.date < b.date ? 1 : -1));
-    const first = await store.transactions.page('acc_1', { limit: 10 });
-    assert.deepEqual(first.map((r) => r.id), sorted.slice(0, 10).map((r) => r.id));
-    const cursor = sorted[2500]!;
-    const deep = await store.transactions.page('acc_1', { before: { date: cursor.date, seq: cursor.seq }, limit: 5 });
-    assert.deepEqual(deep.map((r) => r.id), sorted.slice(2501, 2506).map((r) => r.id));
-    const ranged = await store.transactions.page('acc_1', { startDate: '2024-02-01', endDate: '2024-02-28', limit: 5000 });
-    assert.equal(ranged.length, 1000);
-    const db = new DatabaseSync(path, { readOnly: true });
-    const plan = db
-      .prepare('EXPLAIN QUERY PLAN SELECT * FROM transactions WHERE account_id = ? AND (date, seq) < (?, ?) ORDER BY date DESC, seq DESC LIMIT ?')
-      .all('acc_1', '2024-02-01', 5, 10) as { detail: string }[];
-    db.close();
-    assert.ok(plan.some((step) => /USING INDEX transactions_by_account_date/.test(step.detail)));
-    assert.ok(!plan.some((step) => /TEMP B-TREE/.test(step.detail)), 'no sort step');
-  });
-
-  test('data survives closing and reopening the file', async () => {
     await store.close();
-    store = openStore({ path });
-    assert.equal((await store.enrollments.get('enr_1'))!.username, 'changed');
-    assert.equal((await store.transactions.maxSeq('acc_1')), 3000);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test('in memory: the same behaviour', async () => {
@@ -167,5 +297,12 @@ describe('sqlite store', () => {
     assert.equal((await memory.enrollments.get('enr_m'))!.id, 'enr_m');
     await memory.close();
     await assert.rejects(memory.transaction(async () => undefined));
+  });
+
+  test('its change mark sees other connections\' commits; PostgreSQL\'s says it cannot', () => {
+    const memory = openStore({ path: ':memory:' });
+    assert.equal(memory.seesOtherWriters, true);
+    assert.equal(memory.changeMark(), memory.changeMark());
+    void memory.close();
   });
 });

@@ -1,14 +1,15 @@
 // Webhooks: signed deliveries checked by the client's verifyWebhook, secret rotation, retries
-// with backoff, the delivery log, fired events, and delivery across a restart.
+// with backoff, the delivery log, fired events, and delivery across a restart (deliveries and
+// restart on each store).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { signBody } from '../src/index.ts';
 import { backoff } from '../src/webhooks/worker.ts';
 import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
+import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
+
+const kinds = await storeKinds();
 
 describe('signatures', () => {
   test('the server signs what the client verifies, one v1 per secret', async () => {
@@ -29,123 +30,125 @@ describe('signatures', () => {
   });
 });
 
-describe('webhook deliveries', () => {
-  let t: TestApp;
-  let hook: Receiver;
-  let secrets: string[] = [];
-  let token: string;
-  let enrollmentId: string;
+for (const kind of kinds) {
+  describeUnless(kind.skip, `webhook deliveries (${kind.name})`, {}, () => {
+    let t: TestApp;
+    let hook: Receiver;
+    let secrets: string[] = [];
+    let token: string;
+    let enrollmentId: string;
 
-  before(async () => {
-    t = testApp({ webhooks: { retry: { baseDelayMs: 30, maxDelayMs: 60, maxAttempts: 4 }, pollMs: 30 } });
-    hook = await receiver(() => secrets);
-    ({ token, enrollmentId } = await t.enroll());
-    const empty = await t.call('GET', '/sandbox/webhook', { token });
-    assert.equal(empty.body.url, null);
-    assert.equal(empty.body.secrets.length, 1);
-    assert.equal(empty.body.secrets[0].expires_at, null);
-    const settings = await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url } });
-    assert.equal(settings.body.url, hook.url);
-    secrets = settings.body.secrets.map((s: any) => s.secret);
-  });
-  after(async () => {
-    await t.close();
-    await hook.close();
-  });
-
-  test('every event type can be fired, with a built or a given payload', async () => {
-    const types = ['webhook.test', 'enrollment.disconnected', 'transactions.processed', 'account.number_verification.processed'];
-    for (const type of types) {
-      const reply = await t.call('POST', '/sandbox/events', { token, json: { type } });
-      assert.equal(reply.status, 202);
-      assert.equal(reply.body.type, type);
-      assert.match(reply.body.id, /^evt_/);
-      const [received] = await hook.waitFor(1, (event) => event.id === reply.body.id);
-      assert.deepEqual(received!.event, reply.body);
-    }
-    const given = await t.call('POST', '/sandbox/events', { token, json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: 'test' } } });
-    assert.equal(given.status, 202);
-    const [received] = await hook.waitFor(1, (event) => event.id === given.body.id);
-    assert.equal(received!.event.payload.reason, 'test');
-    // Firing changes no state.
-    assert.equal((await t.call('POST', '/sandbox/enrollment/refresh', { token })).status, 200);
-  });
-
-  test('fired events are validated: unknown types and bad payloads are 422', async () => {
-    const unknown = await t.call('POST', '/sandbox/events', { token, json: { type: 'nope' } });
-    assert.equal(unknown.status, 422);
-    assert.ok(unknown.body.error.params.type);
-    const bad = await t.call('POST', '/sandbox/events', { token, json: { type: 'account.number_verification.processed', payload: { account_id: 'acc_1', status: 'maybe' } } });
-    assert.equal(bad.status, 422);
-    assert.ok(bad.body.error.params['payload.status']);
-  });
-
-  test('rotation: both secrets sign until the old one expires', async () => {
-    const old = secrets[0]!;
-    const reply = await t.call('POST', '/sandbox/webhook/secrets', { token, json: { expire_current_at: new Date(Date.now() + 60_000).toISOString() } });
-    assert.equal(reply.status, 201);
-    assert.equal(reply.body.secrets.length, 2);
-    assert.equal(reply.body.secrets[0].expires_at, null);
-    assert.equal(reply.body.secrets[1].secret, old);
-    const fresh = reply.body.secrets[0].secret;
-    const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
-    const [received] = await hook.waitFor(1, (event) => event.id === fired.body.id);
-    assert.equal(received!.signature.split(',').filter((item) => item.startsWith('v1=')).length, 2);
-    await verifyWebhook(received!.raw, received!.signature, old);
-    await verifyWebhook(received!.raw, received!.signature, fresh);
-    // A past expiry drops the current secret at once.
-    const now = await t.call('POST', '/sandbox/webhook/secrets', { token, json: { expire_current_at: new Date(Date.now() - 1000).toISOString() } });
-    assert.equal(now.status, 201);
-    assert.ok(!now.body.secrets.some((s: any) => s.secret === fresh));
-    secrets = now.body.secrets.map((s: any) => s.secret);
-    const next = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
-    const [signed] = await hook.waitFor(1, (event) => event.id === next.body.id);
-    await assert.rejects(verifyWebhook(signed!.raw, signed!.signature, fresh));
-  });
-
-  test('non-2xx answers are retried with backoff until delivered; the log shows the attempts', async () => {
-    let attempts = 0;
-    hook.respond = () => (++attempts === 3 ? 204 : 500);
-    const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
-    await hook.waitFor(1, (event) => event.id === fired.body.id);
-    hook.respond = () => 204;
-    // The worker records the outcome after the receiver has answered, so wait for the log to say so.
-    const deliveryOf = async () => {
-      const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
-      assert.equal(log.status, 200);
-      return log.body.find((d: any) => d.event_id === fired.body.id);
-    };
-    await eventually(async () => (await deliveryOf())?.status === 'delivered');
-    const entry = await deliveryOf();
-    assert.equal(entry.attempts, 3);
-    assert.equal(entry.last_status, 204);
-    assert.equal(entry.next_attempt_at, null);
-    assert.ok(entry.delivered_at);
-  });
-
-  test('deliveries fail after the last attempt', async () => {
-    hook.respond = () => 503;
-    const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
-    await eventually(async () => {
-      const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
-      return log.body.find((d: any) => d.event_id === fired.body.id)?.status === 'failed';
+    before(async () => {
+      t = testApp({ ...appOptions(await kind.location()), webhooks: { retry: { baseDelayMs: 30, maxDelayMs: 60, maxAttempts: 4 }, pollMs: 30 } });
+      hook = await receiver(() => secrets);
+      ({ token, enrollmentId } = await t.enroll());
+      const empty = await t.call('GET', '/sandbox/webhook', { token });
+      assert.equal(empty.body.url, null);
+      assert.equal(empty.body.secrets.length, 1);
+      assert.equal(empty.body.secrets[0].expires_at, null);
+      const settings = await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url } });
+      assert.equal(settings.body.url, hook.url);
+      secrets = settings.body.secrets.map((s: any) => s.secret);
     });
-    hook.respond = () => 204;
-    const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
-    const entry = log.body.find((d: any) => d.event_id === fired.body.id);
-    assert.equal(entry.attempts, 4);
-    assert.equal(entry.last_status, 503);
-  });
+    after(async () => {
+      await t.close();
+      await hook.close();
+    });
 
-  test('URL validation and clearing the URL', async () => {
-    const bad = await t.call('PUT', '/sandbox/webhook', { token, json: { url: 'not a url' } });
-    assert.equal(bad.status, 422);
-    const cleared = await t.call('PUT', '/sandbox/webhook', { token, json: { url: null } });
-    assert.equal(cleared.body.url, null);
-    const restored = await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url } });
-    assert.equal(restored.body.url, hook.url);
+    test('every event type can be fired, with a built or a given payload', async () => {
+      const types = ['webhook.test', 'enrollment.disconnected', 'transactions.processed', 'account.number_verification.processed'];
+      for (const type of types) {
+        const reply = await t.call('POST', '/sandbox/events', { token, json: { type } });
+        assert.equal(reply.status, 202);
+        assert.equal(reply.body.type, type);
+        assert.match(reply.body.id, /^evt_/);
+        const [received] = await hook.waitFor(1, (event) => event.id === reply.body.id);
+        assert.deepEqual(received!.event, reply.body);
+      }
+      const given = await t.call('POST', '/sandbox/events', { token, json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: 'test' } } });
+      assert.equal(given.status, 202);
+      const [received] = await hook.waitFor(1, (event) => event.id === given.body.id);
+      assert.equal(received!.event.payload.reason, 'test');
+      // Firing changes no state.
+      assert.equal((await t.call('POST', '/sandbox/enrollment/refresh', { token })).status, 200);
+    });
+
+    test('fired events are validated: unknown types and bad payloads are 422', async () => {
+      const unknown = await t.call('POST', '/sandbox/events', { token, json: { type: 'nope' } });
+      assert.equal(unknown.status, 422);
+      assert.ok(unknown.body.error.params.type);
+      const bad = await t.call('POST', '/sandbox/events', { token, json: { type: 'account.number_verification.processed', payload: { account_id: 'acc_1', status: 'maybe' } } });
+      assert.equal(bad.status, 422);
+      assert.ok(bad.body.error.params['payload.status']);
+    });
+
+    test('rotation: both secrets sign until the old one expires', async () => {
+      const old = secrets[0]!;
+      const reply = await t.call('POST', '/sandbox/webhook/secrets', { token, json: { expire_current_at: new Date(Date.now() + 60_000).toISOString() } });
+      assert.equal(reply.status, 201);
+      assert.equal(reply.body.secrets.length, 2);
+      assert.equal(reply.body.secrets[0].expires_at, null);
+      assert.equal(reply.body.secrets[1].secret, old);
+      const fresh = reply.body.secrets[0].secret;
+      const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
+      const [received] = await hook.waitFor(1, (event) => event.id === fired.body.id);
+      assert.equal(received!.signature.split(',').filter((item) => item.startsWith('v1=')).length, 2);
+      await verifyWebhook(received!.raw, received!.signature, old);
+      await verifyWebhook(received!.raw, received!.signature, fresh);
+      // A past expiry drops the current secret at once.
+      const now = await t.call('POST', '/sandbox/webhook/secrets', { token, json: { expire_current_at: new Date(Date.now() - 1000).toISOString() } });
+      assert.equal(now.status, 201);
+      assert.ok(!now.body.secrets.some((s: any) => s.secret === fresh));
+      secrets = now.body.secrets.map((s: any) => s.secret);
+      const next = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
+      const [signed] = await hook.waitFor(1, (event) => event.id === next.body.id);
+      await assert.rejects(verifyWebhook(signed!.raw, signed!.signature, fresh));
+    });
+
+    test('non-2xx answers are retried with backoff until delivered; the log shows the attempts', async () => {
+      let attempts = 0;
+      hook.respond = () => (++attempts === 3 ? 204 : 500);
+      const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
+      await hook.waitFor(1, (event) => event.id === fired.body.id);
+      hook.respond = () => 204;
+      // The worker records the outcome after the receiver has answered, so wait for the log to say so.
+      const deliveryOf = async () => {
+        const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
+        assert.equal(log.status, 200);
+        return log.body.find((d: any) => d.event_id === fired.body.id);
+      };
+      await eventually(async () => (await deliveryOf())?.status === 'delivered');
+      const entry = await deliveryOf();
+      assert.equal(entry.attempts, 3);
+      assert.equal(entry.last_status, 204);
+      assert.equal(entry.next_attempt_at, null);
+      assert.ok(entry.delivered_at);
+    });
+
+    test('deliveries fail after the last attempt', async () => {
+      hook.respond = () => 503;
+      const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
+      await eventually(async () => {
+        const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
+        return log.body.find((d: any) => d.event_id === fired.body.id)?.status === 'failed';
+      });
+      hook.respond = () => 204;
+      const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
+      const entry = log.body.find((d: any) => d.event_id === fired.body.id);
+      assert.equal(entry.attempts, 4);
+      assert.equal(entry.last_status, 503);
+    });
+
+    test('URL validation and clearing the URL', async () => {
+      const bad = await t.call('PUT', '/sandbox/webhook', { token, json: { url: 'not a url' } });
+      assert.equal(bad.status, 422);
+      const cleared = await t.call('PUT', '/sandbox/webhook', { token, json: { url: null } });
+      assert.equal(cleared.body.url, null);
+      const restored = await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url } });
+      assert.equal(restored.body.url, hook.url);
+    });
   });
-});
+}
 
 describe('webhook timeouts', () => {
   test('a receiver that does not answer in time is retried', async () => {
@@ -191,34 +194,34 @@ describe('webhook version', () => {
   });
 });
 
-describe('restart', () => {
-  test('undelivered events in the outbox are delivered after the store is reopened', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'server-restart-'));
-    const databasePath = join(dir, 'sandbox.sqlite');
-    let secrets: string[] = [];
-    const hook = await receiver(() => secrets);
-    try {
-      // First run: the worker is not running, as when the process stops before delivering.
-      const first = testApp({ databasePath, webhooks: { autostart: false } });
-      const { token, accounts } = await first.enroll('verify.microdeposit');
-      secrets = (await first.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url } })).body.secrets.map((s: any) => s.secret);
-      await first.call('GET', `/accounts/${accounts[0].id}/transactions`, { token });
-      const fired = await first.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
-      await first.close();
-      assert.equal(hook.events.length, 0);
+for (const kind of kinds) {
+  describeUnless(kind.skip, `restart (${kind.name})`, {}, () => {
+    test('undelivered events in the outbox are delivered after the store is reopened', async () => {
+      const database = appOptions(await kind.location(true));
+      let secrets: string[] = [];
+      const hook = await receiver(() => secrets);
+      try {
+        // First run: the worker is not running, as when the process stops before delivering.
+        const first = testApp({ ...database, webhooks: { autostart: false } });
+        const { token, accounts } = await first.enroll('verify.microdeposit');
+        secrets = (await first.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url } })).body.secrets.map((s: any) => s.secret);
+        await first.call('GET', `/accounts/${accounts[0].id}/transactions`, { token });
+        const fired = await first.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
+        await first.close();
+        assert.equal(hook.events.length, 0);
 
-      // Second run on the same file: the worker resumes the pending deliveries.
-      const second = testApp({ databasePath });
-      const received = await hook.waitFor(2);
-      assert.deepEqual(new Set(received.map((r) => r.event.type)), new Set(['account.number_verification.processed', 'webhook.test']));
-      assert.ok(received.some((r) => r.event.id === fired.body.id));
-      // The data survived too.
-      const details = await second.call('GET', `/accounts/${accounts[0].id}/details`, { token });
-      assert.equal(details.status, 200);
-      await second.close();
-    } finally {
-      await hook.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+        // Second run on the same file: the worker resumes the pending deliveries.
+        const second = testApp(database);
+        const received = await hook.waitFor(2);
+        assert.deepEqual(new Set(received.map((r) => r.event.type)), new Set(['account.number_verification.processed', 'webhook.test']));
+        assert.ok(received.some((r) => r.event.id === fired.body.id));
+        // The data survived too.
+        const details = await second.call('GET', `/accounts/${accounts[0].id}/details`, { token });
+        assert.equal(details.status, 200);
+        await second.close();
+      } finally {
+        await hook.close();
+      }
+    });
   });
-});
+}

@@ -25,6 +25,8 @@ export async function ensureSigningSecret(deps: Deps): Promise<void> {
   const now = deps.now();
   if (activeSecrets(await deps.store.webhooks.listSecrets(), now).some((row) => row.expires_at === null)) return;
   await transact(deps, async (tx) => {
+    // Another process may be making the first secret too: one of them does.
+    await tx.webhooks.lock();
     if (activeSecrets(await tx.webhooks.listSecrets(), now).some((row) => row.expires_at === null)) return;
     await tx.webhooks.insertSecret({ id: newId('whs'), secret: newWebhookSecret(), created_at: now, expires_at: null });
   });
@@ -54,6 +56,7 @@ export async function rotateWebhookSecret(deps: Deps, expireAt: number): Promise
   await ensureSigningSecret(deps);
   const now = deps.now();
   await transact(deps, async (tx) => {
+    await tx.webhooks.lock();
     for (const row of await tx.webhooks.listSecrets()) {
       if (row.expires_at === null) await tx.webhooks.updateSecret(row.id, { expires_at: expireAt });
     }

@@ -1,15 +1,26 @@
-// Picks the storage implementation. Only the embedded SQLite store exists so far; a
-// PostgreSQL store implements the same `Store` interface.
+// Picks the storage implementation: PostgreSQL when a database URL is given (several server
+// processes may share it), otherwise the embedded SQLite store on a file or in memory.
+import { describeUrl } from './postgres/connection.ts';
+import { openPostgresStore } from './postgres/index.ts';
 import { openSqliteStore } from './sqlite/index.ts';
 import type { Store } from './store.ts';
 
 export type { Store, Repos } from './store.ts';
 
 export interface StorageOptions {
-  /** SQLite file path, or ':memory:'. */
-  path: string;
+  /** SQLite file path, or ':memory:' (the default). */
+  path?: string;
+  /** `postgres://user:password@host:port/database`: PostgreSQL instead of SQLite. */
+  url?: string;
 }
 
 export function openStore(options: StorageOptions): Store {
-  return openSqliteStore({ path: options.path });
+  if (options.url) return openPostgresStore({ url: options.url });
+  return openSqliteStore({ path: options.path ?? ':memory:' });
+}
+
+/** Which database the options select, for logs (never a password). */
+export function describeStorage(options: StorageOptions): string {
+  if (options.url) return `PostgreSQL ${describeUrl(options.url)}`;
+  return `SQLite ${options.path ?? ':memory:'}`;
 }

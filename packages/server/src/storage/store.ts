@@ -217,6 +217,11 @@ export interface IdempotencyRepo {
 }
 
 export interface WebhookRepo {
+  /**
+   * Holds the webhook settings until the transaction ends, so that writers that read the
+   * secrets and then add one (first start, rotation) queue up, in every process.
+   */
+  lock(): Promise<void>;
   getUrl(): Promise<string | null>;
   setUrl(url: string | null): Promise<void>;
   listSecrets(): Promise<WebhookSecretRow[]>;
@@ -228,8 +233,13 @@ export interface OutboxRepo {
   insertEvent(row: EventRow): Promise<void>;
   getEvent(id: string): Promise<EventRow | undefined>;
   insertDelivery(row: DeliveryRow): Promise<void>;
-  /** Pending deliveries due at `now`, oldest first. */
-  dueDeliveries(now: number, limit: number): Promise<DeliveryRow[]>;
+  /**
+   * Claims up to `limit` pending deliveries due at `now`, oldest first, by moving their next
+   * attempt to `leaseUntil`: until then no other worker, in this process or another, gets them.
+   * A worker that records the attempt's outcome in time ends the lease; one that dies lets it
+   * run out, and the delivery is attempted again (at least once).
+   */
+  claimDue(now: number, limit: number, leaseUntil: number): Promise<DeliveryRow[]>;
   nextDueAt(): Promise<number | null>;
   listDeliveries(limit: number): Promise<DeliveryRow[]>;
   updateDelivery(id: string, patch: Partial<Omit<DeliveryRow, 'id' | 'event_id'>>): Promise<void>;
@@ -259,6 +269,14 @@ export interface Store extends Repos {
    * replayed request. A store that cannot tell returns a new value on every call.
    */
   changeMark(): string;
+  /**
+   * Whether `changeMark` also changes on commits of other processes sharing the database.
+   * When false (a server database: it cannot answer synchronously and cheaply), the app keeps
+   * no read cache, since a kept response could be stale after another process wrote.
+   */
+  readonly seesOtherWriters: boolean;
+  /** Resolves once the store can serve (schema migrated); rejects with why it cannot. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,8 @@
 // Delivers the outbox: POSTs each pending delivery, signed, and records the outcome. A
 // delivery stays pending until a 2xx is recorded, so deliveries survive restarts (at least
-// once); failures are retried with exponential backoff until the attempts run out.
+// once); failures are retried with exponential backoff until the attempts run out. Workers
+// claim what they send (a lease in the database), so several processes on one database
+// deliver each delivery once.
 import type { Now } from '../domain/clock.ts';
 import type { DeliveryRow, EventRow, Store } from '../storage/store.ts';
 import { SIGNATURE_HEADER, signBody } from './signature.ts';
@@ -24,6 +26,8 @@ export interface WorkerOptions {
   /** Upper bound on how long the worker sleeps when nothing is due. */
   pollMs: number;
   concurrency: number;
+  /** How long a claimed delivery stays out of other workers' reach (default: the timeout plus a minute). */
+  leaseMs?: number;
   fetch?: typeof fetch;
   onError?: (error: unknown) => void;
 }
@@ -40,7 +44,7 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private running = false;
-  private ticking = false;
+  private ticking: Promise<void> | undefined;
   private again = false;
 
   constructor(options: WorkerOptions) {
@@ -64,6 +68,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.running = false;
     this.cancelTick();
+    await this.ticking;
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -71,8 +76,9 @@ export class DeliveryWorker {
   async idle(): Promise<void> {
     for (;;) {
       await Promise.allSettled([...this.inFlight.values()]);
-      const due = await this.options.store.outbox.dueDeliveries(this.options.now(), 1);
-      if (this.inFlight.size === 0 && (due.length === 0 || !this.running)) return;
+      const next = await this.options.store.outbox.nextDueAt();
+      const due = next !== null && next <= this.options.now();
+      if (this.inFlight.size === 0 && (!due || !this.running)) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -95,20 +101,36 @@ export class DeliveryWorker {
     this.immediate = undefined;
   }
 
-  private async tick(): Promise<void> {
+  private tick(): Promise<void> {
     if (this.ticking) {
       this.again = true;
-      return;
+      return this.ticking;
     }
-    this.ticking = true;
+    this.ticking = this.work().finally(() => {
+      this.ticking = undefined;
+    });
+    return this.ticking;
+  }
+
+  private async work(): Promise<void> {
+    const { store, now, timeoutMs } = this.options;
     try {
       do {
         this.again = false;
         const free = this.options.concurrency - this.inFlight.size;
         if (free <= 0) break;
-        const due = await this.options.store.outbox.dueDeliveries(this.options.now(), free + this.inFlight.size);
-        for (const delivery of due) {
-          if (!this.running || this.inFlight.size >= this.options.concurrency) break;
+        const at = now();
+        const leaseUntil = at + (this.options.leaseMs ?? timeoutMs + 60_000);
+        const claimed = await store.transaction((tx) => tx.outbox.claimDue(at, free, leaseUntil));
+        if (!this.running) {
+          // Stopped while claiming: hand them back rather than leave them leased.
+          await store.transaction(async (tx) => {
+            for (const delivery of claimed) await tx.outbox.updateDelivery(delivery.id, { next_attempt_at: at });
+          });
+          return;
+        }
+        for (const delivery of claimed) {
+          // Only if an attempt outlived its lease: it records the outcome itself.
           if (this.inFlight.has(delivery.id)) continue;
           const attempt = this.attempt(delivery)
             .catch((error) => this.options.onError?.(error))
@@ -119,14 +141,12 @@ export class DeliveryWorker {
           this.inFlight.set(delivery.id, attempt);
         }
       } while (this.again && this.running);
-      const next = await this.options.store.outbox.nextDueAt();
-      const wait = next === null ? this.options.pollMs : Math.min(this.options.pollMs, next - this.options.now());
+      const next = await store.outbox.nextDueAt();
+      const wait = next === null ? this.options.pollMs : Math.min(this.options.pollMs, next - now());
       if (this.inFlight.size < this.options.concurrency) this.schedule(wait);
     } catch (error) {
       this.options.onError?.(error);
       this.schedule(this.options.pollMs);
-    } finally {
-      this.ticking = false;
     }
   }
 

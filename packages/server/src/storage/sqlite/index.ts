@@ -4,21 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import {
-  UniqueViolation,
-  type AccountRow,
-  type DeliveryRow,
-  type EnrollmentRow,
-  type EventRow,
-  type IdempotencyRow,
-  type PayeeRow,
-  type PaymentRow,
-  type Repos,
-  type Store,
-  type TransactionQuery,
-  type TransactionRow,
-  type WebhookSecretRow,
-} from '../store.ts';
+import { identifier, sqlRepos, type SqlConnection } from '../sql/repos.ts';
+import { UniqueViolation, type Repos, type Store } from '../store.ts';
 import { migrations } from './migrations.ts';
 
 export interface SqliteOptions {
@@ -44,15 +31,12 @@ function toDb(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
-/** Column names come from typed rows, never from requests; still, refuse anything odd. */
-function column(name: string): string {
-  if (!/^[a-z_]+$/.test(name)) throw new Error(`bad column name ${name}`);
-  return name;
-}
-
-class Connection {
+class Connection implements SqlConnection {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
+  // Write transactions are serialized (BEGIN IMMEDIATE under one lock): plain reads hold.
+  readonly forUpdate = '';
+  readonly forUpdateSkipLocked = '';
 
   constructor(db: DatabaseSync) {
     this.db = db;
@@ -88,160 +72,14 @@ class Connection {
     }
   }
 
-  insert(table: string, row: object): void {
-    const keys = Object.keys(row).map(column);
-    const sql = `INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`;
-    this.run(sql, ...Object.values(row));
+  /** One prepared INSERT per row: in-process SQLite has no round trips to save. */
+  insertMany(table: string, rows: readonly object[]): void {
+    const first = rows[0];
+    if (!first) return;
+    const keys = Object.keys(first).map(identifier);
+    const sql = `INSERT INTO ${identifier(table)} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`;
+    for (const row of rows) this.run(sql, ...keys.map((key) => (row as Row)[key]));
   }
-
-  update(table: string, where: Record<string, unknown>, patch: object): void {
-    const entries = Object.entries(patch).filter(([, value]) => value !== undefined);
-    if (entries.length === 0) return;
-    const whereKeys = Object.keys(where).map(column);
-    const sql =
-      `UPDATE ${table} SET ${entries.map(([key]) => `${column(key)} = ?`).join(', ')}` +
-      ` WHERE ${whereKeys.map((key) => `${key} = ?`).join(' AND ')}`;
-    this.run(sql, ...entries.map(([, value]) => value), ...Object.values(where));
-  }
-}
-
-function repos(conn: Connection): Repos {
-  return {
-    enrollments: {
-      insert: async (row) => conn.insert('enrollments', row),
-      get: async (id) => conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE id = ?', id),
-      // Write transactions are serialized (BEGIN IMMEDIATE under one lock): a plain read holds.
-      getForUpdate: async (id) => conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE id = ?', id),
-      getByTokenHash: async (hash) =>
-        conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE token_hash = ?', hash),
-      update: async (id, patch) => conn.update('enrollments', { id }, patch),
-    },
-    accounts: {
-      insert: async (row) => conn.insert('accounts', row),
-      listByEnrollment: async (enrollmentId) =>
-        conn.all<AccountRow>(
-          'SELECT * FROM accounts WHERE enrollment_id = ? AND removed_at IS NULL ORDER BY position',
-          enrollmentId,
-        ),
-      get: async (enrollmentId, id) =>
-        conn.get<AccountRow>('SELECT * FROM accounts WHERE id = ? AND enrollment_id = ?', id, enrollmentId),
-      update: async (id, patch) => conn.update('accounts', { id }, patch),
-    },
-    transactions: {
-      insertMany: async (rows) => {
-        for (const row of rows) conn.insert('transactions', row);
-      },
-      get: async (accountId, id) =>
-        conn.get<TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?', id, accountId),
-      page: async (accountId, query) => pageTransactions(conn, accountId, query),
-      listPending: async (accountId) =>
-        conn.all<TransactionRow>(
-          "SELECT * FROM transactions WHERE account_id = ? AND status = 'pending' ORDER BY post_date, seq",
-          accountId,
-        ),
-      listEnrichmentDue: async (accountId, now) =>
-        conn.all<TransactionRow>(
-          'SELECT * FROM transactions WHERE account_id = ? AND enrich_at IS NOT NULL AND enrich_at <= ? ORDER BY enrich_at',
-          accountId,
-          now,
-        ),
-      nextEnrichmentAt: async (accountId) =>
-        conn.get<{ at: number | null }>(
-          'SELECT MIN(enrich_at) AS at FROM transactions WHERE account_id = ? AND enrich_at IS NOT NULL',
-          accountId,
-        )?.at ?? null,
-      maxSeq: async (accountId) =>
-        conn.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM transactions WHERE account_id = ?', accountId)
-          ?.seq ?? 0,
-      update: async (id, patch) => conn.update('transactions', { id }, patch),
-      delete: async (id) => conn.run('DELETE FROM transactions WHERE id = ?', id),
-    },
-    payees: {
-      get: async (accountId, scheme, address) =>
-        conn.get<PayeeRow>(
-          'SELECT * FROM payees WHERE account_id = ? AND scheme = ? AND address = ?',
-          accountId,
-          scheme,
-          address,
-        ),
-      upsert: async (row) =>
-        conn.run(
-          `INSERT INTO payees (account_id, scheme, address, name, type, created_at) VALUES (?, ?, ?, ?, ?, ?)
-           ON CONFLICT (account_id, scheme, address) DO UPDATE SET name = excluded.name, type = excluded.type`,
-          row.account_id,
-          row.scheme,
-          row.address,
-          row.name,
-          row.type,
-          row.created_at,
-        ),
-    },
-    payments: {
-      insert: async (row) => conn.insert('payments', row),
-      get: async (accountId, id) =>
-        conn.get<PaymentRow>('SELECT * FROM payments WHERE id = ? AND account_id = ?', id, accountId),
-      list: async (accountId) =>
-        conn.all<PaymentRow>(
-          'SELECT * FROM payments WHERE account_id = ? ORDER BY created_at DESC, id DESC',
-          accountId,
-        ),
-    },
-    idempotency: {
-      get: async (scope, key) =>
-        conn.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
-      insert: async (row) => conn.insert('idempotency_keys', row),
-      delete: async (scope, key) => conn.run('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
-    },
-    webhooks: {
-      getUrl: async () => conn.get<{ url: string | null }>('SELECT url FROM webhook_settings WHERE id = 1')?.url ?? null,
-      setUrl: async (url) => conn.run('UPDATE webhook_settings SET url = ? WHERE id = 1', url),
-      listSecrets: async () =>
-        conn.all<WebhookSecretRow>('SELECT * FROM webhook_secrets ORDER BY created_at, id'),
-      insertSecret: async (row) => conn.insert('webhook_secrets', row),
-      updateSecret: async (id, patch) => conn.update('webhook_secrets', { id }, patch),
-    },
-    outbox: {
-      insertEvent: async (row) => conn.insert('events', row),
-      getEvent: async (id) => conn.get<EventRow>('SELECT * FROM events WHERE id = ?', id),
-      insertDelivery: async (row) => conn.insert('deliveries', row),
-      dueDeliveries: async (now, limit) =>
-        conn.all<DeliveryRow>(
-          `SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-           ORDER BY next_attempt_at, created_at LIMIT ?`,
-          now,
-          limit,
-        ),
-      nextDueAt: async () =>
-        conn.get<{ at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'")
-          ?.at ?? null,
-      listDeliveries: async (limit) =>
-        conn.all<DeliveryRow>('SELECT * FROM deliveries ORDER BY created_at DESC, id DESC LIMIT ?', limit),
-      updateDelivery: async (id, patch) => conn.update('deliveries', { id }, patch),
-    },
-  };
-}
-
-function pageTransactions(conn: Connection, accountId: string, query: TransactionQuery): TransactionRow[] {
-  const where = ['account_id = ?'];
-  const params: unknown[] = [accountId];
-  if (query.before) {
-    // Row-value comparison keeps this a range scan of the (account_id, date, seq) index.
-    where.push('(date, seq) < (?, ?)');
-    params.push(query.before.date, query.before.seq);
-  }
-  if (query.startDate) {
-    where.push('date >= ?');
-    params.push(query.startDate);
-  }
-  if (query.endDate) {
-    where.push('date <= ?');
-    params.push(query.endDate);
-  }
-  params.push(query.limit);
-  return conn.all<TransactionRow>(
-    `SELECT * FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC LIMIT ?`,
-    ...params,
-  );
 }
 
 /** Serializes async critical sections. */
@@ -304,9 +142,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const writer = new Connection(writeDb);
   const reader = inMemory ? writer : new Connection(open(options.path));
   const lock = new Lock();
-  const writeRepos = repos(writer);
+  const writeRepos = sqlRepos(writer);
   // A single in-memory connection would let reads see a transaction in progress: gate them.
-  const readRepos = inMemory ? gate(repos(reader), lock) : repos(reader);
+  const readRepos = inMemory ? gate(sqlRepos(reader), lock) : sqlRepos(reader);
   let closed = false;
   let commits = 0;
   // Changes when another connection commits: the writer, or another process on the same file. Read on every
@@ -334,6 +172,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
       if (closed) return `closed.${++commits}`;
       return dataVersion ? `${commits}.${(dataVersion.get() as unknown as [number])[0]}` : String(commits);
     },
+    seesOtherWriters: true,
+    ready: () => Promise.resolve(),
     close: () =>
       lock.run(async () => {
         if (closed) return;

@@ -1,0 +1,125 @@
+// The pool and the connection the shared repositories run on: `?` placeholders become `$n`,
+// BIGINT columns (money in cents, times in epoch ms) come back as numbers, unique violations
+// become UniqueViolation, and many rows go in as one JSON parameter per batch.
+import pg from 'pg';
+import { identifier, type SqlConnection } from '../sql/repos.ts';
+import { UniqueViolation } from '../store.ts';
+
+/** BIGINT as a number: cents and epoch milliseconds stay far below 2^53; refuse anything that does not. */
+function parseBigint(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`BIGINT ${text} is beyond a safe integer`);
+  return value;
+}
+
+// Per pool, not pg's global parsers: other users of `pg` in the process keep theirs.
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? parseBigint : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export interface PoolOptions {
+  url: string;
+  /** Connections in the pool (default 10). */
+  max?: number;
+}
+
+export function createPool(options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max ?? 10,
+    types,
+    application_name: 'aggregation-server',
+  });
+  // An idle client that loses its connection emits here; without a listener the process would exit.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** The URL without its password, for logs. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres (unparsable URL)';
+  }
+}
+
+const SQLSTATE_UNIQUE_VIOLATION = '23505';
+/** Serialization failure and deadlock: the transaction did nothing and may simply run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+export const isRetryable = (error: unknown): boolean => RETRYABLE.has((error as { code?: string }).code ?? '');
+
+const numbered = new Map<string, string>();
+/** `?` to `$1, $2, ...`; the shared statements have no `?` inside literals. */
+function toPositional(sql: string): string {
+  let text = numbered.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    numbered.set(sql, text);
+  }
+  return text;
+}
+
+/** Rows per INSERT of insertMany: large enough to save round trips, small enough to keep messages a few MB. */
+const BATCH_ROWS = 5_000;
+
+export class PgConnection implements SqlConnection {
+  readonly forUpdate = ' FOR UPDATE';
+  readonly forUpdateSkipLocked = ' FOR UPDATE SKIP LOCKED';
+  /** Rows written by insertMany, per table (the store refreshes the planner's statistics after large ones). */
+  readonly bulkInserted = new Map<string, number>();
+  private readonly client: pg.Pool | pg.PoolClient;
+  /** Awaited before the first query (the pool's connection waits for the migrations). */
+  private readonly before: (() => Promise<void>) | undefined;
+
+  constructor(client: pg.Pool | pg.PoolClient, before?: () => Promise<void>) {
+    this.client = client;
+    this.before = before;
+  }
+
+  private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    if (this.before) await this.before();
+    try {
+      const result = await this.client.query(toPositional(sql), params);
+      return result.rows as T[];
+    } catch (error) {
+      if ((error as { code?: string }).code === SQLSTATE_UNIQUE_VIOLATION) {
+        throw new UniqueViolation((error as Error).message);
+      }
+      throw error;
+    }
+  }
+
+  all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    return this.query<T>(sql, params);
+  }
+
+  async get<T>(sql: string, ...params: unknown[]): Promise<T | undefined> {
+    return (await this.query<T>(sql, params))[0];
+  }
+
+  async run(sql: string, ...params: unknown[]): Promise<void> {
+    await this.query(sql, params);
+  }
+
+  /**
+   * A batch is one parameter: the rows as JSON, turned into the table's row type by
+   * json_populate_recordset (each column converted by its declared type). A million rows
+   * (the `history.<n>` users) are 200 statements, not a million.
+   */
+  async insertMany(table: string, rows: readonly object[]): Promise<void> {
+    const name = identifier(table);
+    this.bulkInserted.set(name, (this.bulkInserted.get(name) ?? 0) + rows.length);
+    for (let start = 0; start < rows.length; start += BATCH_ROWS) {
+      const batch = rows.slice(start, start + BATCH_ROWS);
+      await this.query(`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ?::json)`, [
+        JSON.stringify(batch),
+      ]);
+    }
+  }
+}

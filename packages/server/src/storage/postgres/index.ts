@@ -1,0 +1,82 @@
+// Storage on PostgreSQL, for several server processes on one database. Reads outside a
+// transaction use the pool; a transaction is one pooled client between BEGIN and COMMIT (READ
+// COMMITTED: writers of one enrollment queue on its row through getForUpdate). The store opens
+// at once and migrates in the background; every query waits for that (`ready()` reports it).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sqlRepos } from '../sql/repos.ts';
+import type { Store } from '../store.ts';
+import { createPool, isRetryable, PgConnection, type PoolOptions } from './connection.ts';
+import { migrate } from './migrations.ts';
+
+export type PostgresOptions = PoolOptions;
+
+/** Runs of a transaction that failed on a deadlock or serialization failure, before giving up. */
+const MAX_ATTEMPTS = 5;
+/**
+ * After a commit that added this many rows to a table (a `history.<n>` user), its statistics are
+ * refreshed at once: with the old ones the planner takes a new account for a small one and sorts
+ * its pages (tens of ms each on 100,000 rows) instead of walking the keyset index (well under 1 ms).
+ */
+const ANALYZE_AFTER_ROWS = 10_000;
+
+export function openPostgresStore(options: PostgresOptions): Store {
+  const pool = createPool(options);
+  const migrated = migrate(pool);
+  // Queries wait for the migrations; the failure itself is reported by ready() and by each query.
+  migrated.catch(() => undefined);
+  let isReady = false;
+  const ready = async () => {
+    if (isReady) return;
+    await migrated;
+    isReady = true;
+  };
+  let closed = false;
+  let marks = 0;
+
+  const transaction: Store['transaction'] = async (fn) => {
+    for (let attempt = 1; ; attempt++) {
+      if (closed) throw new Error('store is closed');
+      await ready();
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const connection = new PgConnection(client);
+        const result = await fn(sqlRepos(connection));
+        await client.query('COMMIT');
+        for (const [table, rows] of connection.bulkInserted) {
+          // Committed already: a failure here only leaves the statistics to autovacuum.
+          if (rows >= ANALYZE_AFTER_ROWS) await client.query(`ANALYZE ${table}`).catch(() => undefined);
+        }
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        // Nothing was written: run it again after a short, jittered pause.
+        if (isRetryable(error) && attempt < MAX_ATTEMPTS) {
+          await sleep(Math.random() * 10 * attempt);
+          continue;
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    }
+  };
+
+  return {
+    ...sqlRepos(new PgConnection(pool, ready)),
+    transaction,
+    // No cheap, synchronous way to see other processes' commits: never the same mark twice.
+    changeMark: () => `pg.${++marks}`,
+    seesOtherWriters: false,
+    ready,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await migrated.catch(() => undefined);
+      await pool.end();
+    },
+  };
+}

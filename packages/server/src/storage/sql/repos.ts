@@ -1,0 +1,198 @@
+// The repositories of every SQL store, written once against a small connection interface.
+// Statements use `?` placeholders; each store's connection adapts them, converts rows, and
+// says how its database locks rows (SQLite runs one writer at a time and needs no locks).
+import type {
+  AccountRow,
+  DeliveryRow,
+  EnrollmentRow,
+  EventRow,
+  IdempotencyRow,
+  PayeeRow,
+  PaymentRow,
+  Repos,
+  TransactionQuery,
+  TransactionRow,
+  WebhookSecretRow,
+} from '../store.ts';
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface SqlConnection {
+  all<T>(sql: string, ...params: unknown[]): MaybePromise<T[]>;
+  get<T>(sql: string, ...params: unknown[]): MaybePromise<T | undefined>;
+  /** Throws UniqueViolation when a unique constraint fails. */
+  run(sql: string, ...params: unknown[]): MaybePromise<void>;
+  /** Many rows of one table, as few statements as the database allows. */
+  insertMany(table: string, rows: readonly object[]): MaybePromise<void>;
+  /** Appended to a SELECT that must hold its rows until the transaction ends ('' when writers never overlap). */
+  readonly forUpdate: string;
+  /** The same, passing over rows another transaction holds. */
+  readonly forUpdateSkipLocked: string;
+}
+
+/** Column and table names come from typed rows, never from requests; still, refuse anything odd. */
+export function identifier(name: string): string {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`bad identifier ${name}`);
+  return name;
+}
+
+function insert(conn: SqlConnection, table: string, row: object): MaybePromise<void> {
+  const keys = Object.keys(row).map(identifier);
+  const sql = `INSERT INTO ${identifier(table)} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`;
+  return conn.run(sql, ...Object.values(row));
+}
+
+function update(conn: SqlConnection, table: string, where: Record<string, unknown>, patch: object): MaybePromise<void> {
+  const entries = Object.entries(patch).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return;
+  const whereKeys = Object.keys(where).map(identifier);
+  const sql =
+    `UPDATE ${identifier(table)} SET ${entries.map(([key]) => `${identifier(key)} = ?`).join(', ')}` +
+    ` WHERE ${whereKeys.map((key) => `${key} = ?`).join(' AND ')}`;
+  return conn.run(sql, ...entries.map(([, value]) => value), ...Object.values(where));
+}
+
+function pageTransactions(conn: SqlConnection, accountId: string, query: TransactionQuery): MaybePromise<TransactionRow[]> {
+  const where = ['account_id = ?'];
+  const params: unknown[] = [accountId];
+  if (query.before) {
+    // Row-value comparison keeps this a range scan of the (account_id, date DESC, seq DESC) index.
+    where.push('(date, seq) < (?, ?)');
+    params.push(query.before.date, query.before.seq);
+  }
+  if (query.startDate) {
+    where.push('date >= ?');
+    params.push(query.startDate);
+  }
+  if (query.endDate) {
+    where.push('date <= ?');
+    params.push(query.endDate);
+  }
+  params.push(query.limit);
+  return conn.all<TransactionRow>(
+    `SELECT * FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC LIMIT ?`,
+    ...params,
+  );
+}
+
+export function sqlRepos(conn: SqlConnection): Repos {
+  return {
+    enrollments: {
+      insert: async (row) => insert(conn, 'enrollments', row),
+      get: async (id) => conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE id = ?', id),
+      getForUpdate: async (id) => conn.get<EnrollmentRow>(`SELECT * FROM enrollments WHERE id = ?${conn.forUpdate}`, id),
+      getByTokenHash: async (hash) => conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE token_hash = ?', hash),
+      update: async (id, patch) => update(conn, 'enrollments', { id }, patch),
+    },
+    accounts: {
+      insert: async (row) => insert(conn, 'accounts', row),
+      listByEnrollment: async (enrollmentId) =>
+        conn.all<AccountRow>(
+          'SELECT * FROM accounts WHERE enrollment_id = ? AND removed_at IS NULL ORDER BY position',
+          enrollmentId,
+        ),
+      get: async (enrollmentId, id) =>
+        conn.get<AccountRow>('SELECT * FROM accounts WHERE id = ? AND enrollment_id = ?', id, enrollmentId),
+      update: async (id, patch) => update(conn, 'accounts', { id }, patch),
+    },
+    transactions: {
+      insertMany: async (rows) => conn.insertMany('transactions', rows),
+      get: async (accountId, id) =>
+        conn.get<TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?', id, accountId),
+      page: async (accountId, query) => pageTransactions(conn, accountId, query),
+      listPending: async (accountId) =>
+        conn.all<TransactionRow>(
+          "SELECT * FROM transactions WHERE account_id = ? AND status = 'pending' ORDER BY post_date, seq",
+          accountId,
+        ),
+      listEnrichmentDue: async (accountId, now) =>
+        conn.all<TransactionRow>(
+          'SELECT * FROM transactions WHERE account_id = ? AND enrich_at IS NOT NULL AND enrich_at <= ? ORDER BY enrich_at',
+          accountId,
+          now,
+        ),
+      nextEnrichmentAt: async (accountId) =>
+        (
+          await conn.get<{ at: number | null }>(
+            'SELECT MIN(enrich_at) AS at FROM transactions WHERE account_id = ? AND enrich_at IS NOT NULL',
+            accountId,
+          )
+        )?.at ?? null,
+      maxSeq: async (accountId) =>
+        (await conn.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM transactions WHERE account_id = ?', accountId))
+          ?.seq ?? 0,
+      update: async (id, patch) => update(conn, 'transactions', { id }, patch),
+      delete: async (id) => conn.run('DELETE FROM transactions WHERE id = ?', id),
+    },
+    payees: {
+      get: async (accountId, scheme, address) =>
+        conn.get<PayeeRow>(
+          'SELECT * FROM payees WHERE account_id = ? AND scheme = ? AND address = ?',
+          accountId,
+          scheme,
+          address,
+        ),
+      upsert: async (row) =>
+        conn.run(
+          `INSERT INTO payees (account_id, scheme, address, name, type, created_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (account_id, scheme, address) DO UPDATE SET name = excluded.name, type = excluded.type`,
+          row.account_id,
+          row.scheme,
+          row.address,
+          row.name,
+          row.type,
+          row.created_at,
+        ),
+    },
+    payments: {
+      insert: async (row) => insert(conn, 'payments', row),
+      get: async (accountId, id) =>
+        conn.get<PaymentRow>('SELECT * FROM payments WHERE id = ? AND account_id = ?', id, accountId),
+      list: async (accountId) =>
+        conn.all<PaymentRow>('SELECT * FROM payments WHERE account_id = ? ORDER BY created_at DESC, id DESC', accountId),
+    },
+    idempotency: {
+      get: async (scope, key) =>
+        conn.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
+      insert: async (row) => insert(conn, 'idempotency_keys', row),
+      delete: async (scope, key) => conn.run('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
+    },
+    webhooks: {
+      lock: async () => {
+        await conn.get(`SELECT id FROM webhook_settings WHERE id = 1${conn.forUpdate}`);
+      },
+      getUrl: async () =>
+        (await conn.get<{ url: string | null }>('SELECT url FROM webhook_settings WHERE id = 1'))?.url ?? null,
+      setUrl: async (url) => conn.run('UPDATE webhook_settings SET url = ? WHERE id = 1', url),
+      listSecrets: async () => conn.all<WebhookSecretRow>('SELECT * FROM webhook_secrets ORDER BY created_at, id'),
+      insertSecret: async (row) => insert(conn, 'webhook_secrets', row),
+      updateSecret: async (id, patch) => update(conn, 'webhook_secrets', { id }, patch),
+    },
+    outbox: {
+      insertEvent: async (row) => insert(conn, 'events', row),
+      getEvent: async (id) => conn.get<EventRow>('SELECT * FROM events WHERE id = ?', id),
+      insertDelivery: async (row) => insert(conn, 'deliveries', row),
+      // The due deliveries no other transaction holds, pushed past `leaseUntil` in the same
+      // statement: a second worker (another process) neither sees nor waits for them.
+      claimDue: async (now, limit, leaseUntil) => {
+        const claimed = await conn.all<DeliveryRow>(
+          `UPDATE deliveries SET next_attempt_at = ? WHERE id IN (
+             SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+             ORDER BY next_attempt_at, created_at LIMIT ?${conn.forUpdateSkipLocked}
+           ) RETURNING *`,
+          leaseUntil,
+          now,
+          limit,
+        );
+        // RETURNING keeps no order: oldest first, as they became due.
+        return claimed.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+      },
+      nextDueAt: async () =>
+        (await conn.get<{ at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'"))
+          ?.at ?? null,
+      listDeliveries: async (limit) =>
+        conn.all<DeliveryRow>('SELECT * FROM deliveries ORDER BY created_at DESC, id DESC LIMIT ?', limit),
+      updateDelivery: async (id, patch) => update(conn, 'deliveries', { id }, patch),
+    },
+  };
+}

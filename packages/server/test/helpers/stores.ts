@@ -1,0 +1,53 @@
+// The stores a suite runs against: SQLite always, PostgreSQL when a server can be had (see
+// postgres.ts). A suite loops over them; PostgreSQL's is skipped with the reason when absent.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { StorageOptions } from '../../src/index.ts';
+import { testPostgres } from './postgres.ts';
+
+export interface StoreKind {
+  name: 'sqlite' | 'postgres';
+  skip: string | false;
+  /**
+   * Where a fresh, empty database is, as `openStore` options; `durable` asks for one that a
+   * second store or a restart can open again (SQLite: a file rather than memory).
+   */
+  location(durable?: boolean): Promise<StorageOptions>;
+}
+
+/** As `createApp` options. */
+export const appOptions = (location: StorageOptions) => ({ databasePath: location.path, databaseUrl: location.url });
+
+/** Both kinds; what they made is removed after the file's tests. */
+export async function storeKinds(): Promise<StoreKind[]> {
+  const postgres = await testPostgres();
+  let dir: string | undefined;
+  after(async () => {
+    await postgres.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  let files = 0;
+  return [
+    {
+      name: 'sqlite',
+      skip: false,
+      location: async (durable = false) => {
+        if (!durable) return { path: ':memory:' };
+        dir ??= mkdtempSync(join(tmpdir(), 'server-sqlite-'));
+        return { path: join(dir, `store-${++files}.sqlite`) };
+      },
+    },
+    { name: 'postgres', skip: postgres.skip, location: async () => ({ url: await postgres.database() }) },
+  ];
+}
+
+/**
+ * `describe`, unless the suite cannot run here: then one skipped test stands in for it, with the
+ * reason, so that the skip shows in the runner's totals (a skipped describe counts nothing).
+ */
+export function describeUnless(skip: string | false, name: string, options: { timeout?: number }, body: () => void): void {
+  if (skip) describe(name, () => test('needs PostgreSQL', { skip }, () => undefined));
+  else describe(name, options, body);
+}
