@@ -54,7 +54,7 @@ export async function writes(ctx: Context): Promise<Section> {
     };
     const insertLoop = (seconds: number) => async (): Promise<LoadResult> => {
       const r = await loop.call<InsertLoopResult>('run', { seconds });
-      return { rps: r.inserts / r.seconds, p50: r.p50, p99: r.p99, responses: r.inserts, non2xx: 0, errors: 0, statusCodes: {}, rssPeak: Number.NaN, seconds: r.seconds };
+      return { rps: r.inserts / r.seconds, p50: r.p50, p99: r.p99, responses: r.inserts, non2xx: 0, errors: 0, statusCodes: {}, rssPeak: Number.NaN, seconds: r.seconds, cpuPerResponse: Number.NaN };
     };
 
     ctx.log('writes: warm-up');
