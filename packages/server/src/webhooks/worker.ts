@@ -120,6 +120,9 @@ export class DeliveryWorker {
         const free = this.options.concurrency - this.inFlight.size;
         if (free <= 0) break;
         const at = now();
+        // A read first: an empty claim would still be a write transaction (and a commit that read caches see).
+        const due = await store.outbox.nextDueAt();
+        if (due === null || due > at) break;
         const leaseUntil = at + (this.options.leaseMs ?? timeoutMs + 60_000);
         const claimed = await store.transaction((tx) => tx.outbox.claimDue(at, free, leaseUntil));
         if (!this.running) {
