@@ -90,26 +90,43 @@ export async function reads(ctx: Context): Promise<Section> {
         options.rounds,
         Object.fromEntries(Object.entries(targets).map(([name, target]) => [name, run(target, options.seconds)])),
       );
+      // Two measures of each target: the requests per second it answered here, and the requests per second one core
+      // gives it (responses per CPU-second of its process, all threads). The load generator shares the two cores:
+      // where it saturates first, the targets' answered rates measure the generator, not them.
       const rps = (name: string) => medianOf(results[name]!, (r) => r.rps);
-      const limit = rps('limit (bare node:http)');
-      const peer = rps('peer (Prism mock)');
-      const ours = rps('server');
+      const perCore = (name: string) => 1e6 / medianOf(results[name]!, (r) => r.cpuPerResponse);
+      const both = (name: string, of: string, format: (ratio: number) => string) =>
+        `${format(perCore(name) / perCore(of))} / ${format(rps(name) / rps(of))}`;
+      const LIMIT = 'limit (bare node:http)';
+      const PEER = 'peer (Prism mock)';
       tables.push({
         caption: op.name,
-        headers: ['target', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'vs limit', 'vs Prism', 'CPU µs per response', 'per CPU-second', 'body bytes'],
+        headers: ['target', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'CPU µs per response', 'req/s per core', 'vs limit: per core / req/s', 'vs Prism: per core / req/s', 'body bytes'],
         rows: Object.entries(results).map(([name, rounds]) => [
           name,
           ...loadCells(rounds),
-          fmtPercent(medianOf(rounds, (r) => r.rps) / limit),
-          fmtRatio(medianOf(rounds, (r) => r.rps) / peer),
           medianOf(rounds, (r) => r.cpuPerResponse).toFixed(1),
-          fmtInt(1e6 / medianOf(rounds, (r) => r.cpuPerResponse)),
+          fmtInt(perCore(name)),
+          both(name, LIMIT, fmtPercent),
+          both(name, PEER, fmtRatio),
           name.startsWith('peer') ? fmtInt(prismBytes[op.path]!) : name === 'server before fixes' || name === 'server, read cache off' ? '' : fmtInt(recorded[op.path]!.body.length),
         ]),
       });
+      const ofLimit = perCore('server') / perCore(LIMIT);
+      const ofPeer = perCore('server') / perCore(PEER);
       goals.push(
-        { name: `${op.name}: server / limit`, value: fmtPercent(ours / limit), goal: `≥ ${LIMIT_SHARE * 100} %`, met: ours / limit >= LIMIT_SHARE },
-        { name: `${op.name}: server / Prism`, value: fmtRatio(ours / peer), goal: `≥ ${PEER_MULTIPLE}×`, met: ours / peer >= PEER_MULTIPLE },
+        {
+          name: `${op.name}: server / limit, req/s per core (answered req/s)`,
+          value: `${fmtPercent(ofLimit)} (${fmtPercent(rps('server') / rps(LIMIT))})`,
+          goal: `≥ ${LIMIT_SHARE * 100} %`,
+          met: ofLimit >= LIMIT_SHARE,
+        },
+        {
+          name: `${op.name}: server / Prism, req/s per core (answered req/s)`,
+          value: `${fmtRatio(ofPeer)} (${fmtRatio(rps('server') / rps(PEER))})`,
+          goal: `≥ ${PEER_MULTIPLE}×`,
+          met: ofPeer >= PEER_MULTIPLE,
+        },
       );
       for (const [name, rounds] of Object.entries(results)) {
         const failed = failures(`${op.name} on ${name}`, rounds);
@@ -118,7 +135,7 @@ export async function reads(ctx: Context): Promise<Section> {
     }
     notes.push(
       `${options.connections} connections, ${options.rounds} round(s) of ${options.seconds} s per target and operation, interleaved; medians. ` +
-        'The load generator shares the machine with the target. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework\'s, the gap between it and the server is the server\'s own code. Prism answers the description\'s example, which is smaller than the server\'s page. ' +
+        'The load generator (autocannon, in the harness process) shares the two cores with the target, so each target is measured twice: the requests per second it answered, and the requests per second one core gives it (its 2xx responses per CPU-second of its own process, all threads, from /proc/<pid>/stat). The targets are judged on the second: on the fast targets the generator saturates first and the answered rates are its ceiling, not theirs; Prism, which is far from that ceiling, spends more than one core (its collector\'s threads), and per core counts that against it. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework\'s, the gap between it and the server is the server\'s own code. Prism answers the description\'s example, which is smaller than the server\'s page. ' +
         'The server replays a read from its read cache while nothing has been written since it was rendered (the load repeats one URL, so every request after the first is replayed); the row "read cache off" is the same server rendering every request: authentication, enrollment clock, SQLite, presenting and serializing.',
     );
     return {

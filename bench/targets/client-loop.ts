@@ -1,5 +1,6 @@
-// The typed client against raw fetch, both calling the same in-process app (app.fetch, no
-// network), one call at a time. Only the client's own work differs between the two.
+// The typed client against raw fetch, one call at a time, on the same server running in this process: over
+// loopback HTTP (the platform fetch against the server listening on 127.0.0.1, as shipped) and without a network
+// (the app's own `fetch`). Only the client's own work differs between a raw call and a typed one.
 import { createClient } from '@aggregation/client';
 import { childArgs, serveParent } from '../lib/worker-side.ts';
 
@@ -8,51 +9,77 @@ export interface ClientLoopArgs {
   module?: string;
 }
 
-export type Variant = 'raw accounts' | 'client accounts' | 'client accounts, no retry or timeout' | 'raw transactions' | 'client transactions';
+export type Transport = 'http' | 'app';
+export type Operation = 'accounts' | 'transactions';
+export type Caller = 'raw' | 'client' | 'client, no retry or timeout';
+export interface Variant {
+  transport: Transport;
+  operation: Operation;
+  caller: Caller;
+}
+
+export interface LoopResult {
+  calls: number;
+  /** Wall-clock and process CPU (all threads: the collector's included) per call, in microseconds. */
+  wallMicros: number;
+  cpuMicros: number;
+}
 
 const args = childArgs<ClientLoopArgs>();
-const { createApp } = (await import(args.module ?? '@aggregation/server')) as typeof import('@aggregation/server');
-const app = createApp({ databasePath: args.databasePath, webhooks: { autostart: false } });
-const base = 'http://bench.local';
-const enrolled = await app.fetch(
-  new Request(`${base}/sandbox/enrollments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'username', password: 'password' }),
-  }),
-);
+const { startServer } = (await import(args.module ?? '@aggregation/server')) as typeof import('@aggregation/server');
+const running = await startServer({ port: 0, hostname: '127.0.0.1', databasePath: args.databasePath, webhooks: { autostart: false } });
+const enrolled = await fetch(`${running.url}/sandbox/enrollments`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ username: 'username', password: 'password' }),
+});
 const { access_token: token, accounts } = (await enrolled.json()) as { access_token: string; accounts: { id: string; subtype: string }[] };
 const accountId = (accounts.find((a) => a.subtype === 'checking') ?? accounts[0]!).id;
 const authorization = `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
-const client = createClient({ token, baseUrl: base, fetch: (request) => app.fetch(request) });
-// Without the retry wrapper's clone and the per-attempt timeout signal: shows their share.
-const plain = createClient({ token, baseUrl: base, fetch: (request) => app.fetch(request), retry: false, timeoutMs: 0 });
+const paths: Record<Operation, string> = { accounts: '/accounts', transactions: `/accounts/${accountId}/transactions?count=100` };
 
-async function raw(path: string): Promise<unknown> {
-  const response = await app.fetch(new Request(base + path, { headers: { authorization } }));
-  if (!response.ok) throw new Error(`${path}: ${response.status}`);
-  return response.json();
-}
-
-const calls: Record<Variant, () => Promise<unknown>> = {
-  'raw accounts': () => raw('/accounts'),
-  'client accounts': () => client.accounts.list(),
-  'client accounts, no retry or timeout': () => plain.accounts.list(),
-  'raw transactions': () => raw(`/accounts/${accountId}/transactions?count=100`),
-  'client transactions': () => client.transactions.list(accountId, { count: 100 }),
+const appFetch = (request: Request) => running.app.fetch(request);
+const transports: Record<Transport, { base: string; raw: (url: string) => Promise<Response> }> = {
+  http: { base: running.url, raw: (url) => fetch(url, { headers: { authorization } }) },
+  app: { base: 'http://bench.local', raw: (url) => Promise.resolve(running.app.fetch(new Request(url, { headers: { authorization } }))) },
 };
 
-serveParent({ pid: process.pid }, {
-  run: async (payload) => {
-    const { variant, seconds } = payload as { variant: Variant; seconds: number };
-    const call = calls[variant];
-    const until = performance.now() + seconds * 1000;
-    const started = performance.now();
-    let count = 0;
-    while (performance.now() < until) {
-      for (let i = 0; i < 20; i++) await call();
-      count += 20;
-    }
-    return { calls: count, seconds: (performance.now() - started) / 1000 };
+function callsOf(transport: Transport): Record<Caller, Record<Operation, () => Promise<unknown>>> {
+  const { base, raw } = transports[transport];
+  const fetchOption = transport === 'app' ? { fetch: appFetch } : {};
+  const client = createClient({ token, baseUrl: base, ...fetchOption });
+  // Without the retry wrapper and the per-attempt timeout: shows their share.
+  const plain = createClient({ token, baseUrl: base, ...fetchOption, retry: false, timeoutMs: 0 });
+  const rawCall = (path: string) => async () => {
+    const response = await raw(base + path);
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    return response.json();
+  };
+  return {
+    raw: { accounts: rawCall(paths.accounts), transactions: rawCall(paths.transactions) },
+    client: { accounts: () => client.accounts.list(), transactions: () => client.transactions.list(accountId, { count: 100 }) },
+    'client, no retry or timeout': { accounts: () => plain.accounts.list(), transactions: () => plain.transactions.list(accountId, { count: 100 }) },
+  };
+}
+const calls = { http: callsOf('http'), app: callsOf('app') };
+
+serveParent(
+  { pid: process.pid },
+  {
+    run: async (payload): Promise<LoopResult> => {
+      const { variant, seconds } = payload as { variant: Variant; seconds: number };
+      const call = calls[variant.transport][variant.caller][variant.operation];
+      const until = performance.now() + seconds * 1000;
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      let count = 0;
+      while (performance.now() < until) {
+        for (let i = 0; i < 20; i++) await call();
+        count += 20;
+      }
+      const used = process.cpuUsage(cpu);
+      return { calls: count, wallMicros: ((performance.now() - started) * 1000) / count, cpuMicros: (used.user + used.system) / count };
+    },
   },
-}, () => app.close());
+  () => running.close(),
+);
