@@ -3,6 +3,7 @@
 // --out=<file> (default bench/results.md; bench/results-quick.md with --quick), --server-before=<dir or git revision> (the server
 // package before a change: reads, history and writes then measure it beside the current one).
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 export const SCENARIOS = ['reads', 'history', 'writes', 'webhooks', 'client', 'toolchain'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -26,33 +27,32 @@ export interface BenchOptions {
 }
 
 export function parseOptions(argv: string[]): BenchOptions {
-  const flags = new Map<string, string>();
-  for (const arg of argv) {
-    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (!match) throw new Error(`unknown argument ${arg}; known: --quick --only=<a,b> --profile --out=<file> --server-before=<dir|rev>`);
-    flags.set(match[1]!, match[2] ?? '');
-  }
-  for (const name of flags.keys()) {
-    if (!['quick', 'only', 'profile', 'out', 'server-before'].includes(name)) throw new Error(`unknown option --${name}`);
-  }
-  const quick = flags.has('quick');
-  const only = flags.get('only')
-    ? flags
-        .get('only')!
-        .split(',')
-        .map((name) => {
-          if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
-          return name as ScenarioName;
-        })
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      'server-before': { type: 'string' },
+    },
+  });
+  const only = values.only
+    ? values.only.split(',').map((name) => {
+        if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
+        return name as ScenarioName;
+      })
     : [...SCENARIOS];
+  const quick = values.quick;
   return {
     quick,
-    serverBeforeSpec: flags.get('server-before') || undefined,
+    serverBeforeSpec: values['server-before'] || undefined,
     serverBefore: undefined,
     only,
-    profile: flags.has('profile'),
+    profile: values.profile,
     // A quick run is a smoke test of the benchmarks, not a measurement: it never replaces the recorded results.
-    out: flags.get('out') || fileURLToPath(new URL(quick ? '../results-quick.md' : '../results.md', import.meta.url)),
+    out: values.out || fileURLToPath(new URL(quick ? '../results-quick.md' : '../results.md', import.meta.url)),
     rounds: quick ? 1 : 3,
     seconds: quick ? 2 : 10,
     warmupSeconds: quick ? 1 : 3,
