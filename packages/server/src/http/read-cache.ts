@@ -50,7 +50,7 @@ export class ReadCache {
   private readonly store: Store;
   private readonly now: Now;
   /** Requests waiting for this turn's check of the change mark, and the check's scheduled run. */
-  private waiting: { key: string; entry: Entry; incoming: IncomingMessage; decide: (entry: Entry | undefined) => void }[] = [];
+  private waiting: { key: string; entry: Entry; decide: (entry: Entry | undefined) => void }[] = [];
   private flush: NodeJS.Immediate | undefined;
   hits = 0;
   misses = 0;
@@ -78,7 +78,9 @@ export class ReadCache {
       this.misses += 1;
       return false;
     }
-    this.waiting.push({ key, entry, incoming, decide });
+    // Not kept apart per connection: a live replay needs this connection's certificate too.
+    if (entry.live && (incoming.socket as TLSSocket).authorized !== true) return false;
+    this.waiting.push({ key, entry, decide });
     this.flush ??= setImmediate(this.checkWaiting);
     return true;
   }
@@ -89,13 +91,10 @@ export class ReadCache {
     this.flush = undefined;
     const mark = this.store.changeMark();
     const now = this.now();
-    for (const { key, entry, incoming, decide } of waiting) {
+    for (const { key, entry, decide } of waiting) {
       if (entry.mark !== mark || now >= entry.expiresAt) {
         if (this.entries.peek(key) === entry) this.entries.delete(key);
         this.misses += 1;
-        decide(undefined);
-      } else if (entry.live && (incoming.socket as TLSSocket).authorized !== true) {
-        // Not kept apart per connection: a live replay needs this connection's certificate too.
         decide(undefined);
       } else {
         this.hits += 1;
