@@ -1,5 +1,6 @@
 // Throwaway PKI for mutual-TLS tests: a CA, a server certificate for localhost and a client certificate.
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,9 @@ export function createTestPki(): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'client-pki-'));
   const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
   try {
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=Test CA');
+    // A name of its own: two test CAs with one name would make OpenSSL check a certificate of one against the key of
+    // the other, which fails the connection instead of leaving the certificate unauthorized.
+    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', `/CN=Test CA ${randomUUID()}`);
     writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
     for (const [name, subject, extra] of [
       ['server', '/CN=localhost', ['-extfile', 'san.ext']],
