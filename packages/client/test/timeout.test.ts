@@ -61,6 +61,24 @@ describe('per-attempt timeout', () => {
     assert.equal(calls, 2);
   });
 
+  it('a retry after a timeout is sent with a signal of its own', async () => {
+    const signals: AbortSignal[] = [];
+    const client = createClient({
+      token,
+      baseUrl,
+      timeoutMs: 30,
+      retry: { sleep: async () => {} },
+      // Like the platform's fetch, fails at once on a signal that is already aborted.
+      fetch: (_request, init) => {
+        signals.push(init!.signal!);
+        if (init?.signal?.aborted) return Promise.reject(init.signal.reason);
+        return signals.length === 1 ? waitForAbort(init?.signal) : json([]);
+      },
+    });
+    assert.deepEqual(await client.accounts.list(), []);
+    assert.deepEqual(signals.map((signal) => signal.aborted), [true, false]);
+  });
+
   it('a response within the timeout is not aborted afterwards, body included', async () => {
     let signal: AbortSignal | undefined;
     const client = createClient({
