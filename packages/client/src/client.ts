@@ -66,7 +66,10 @@ export type ClientOptions<V extends Version = CurrentVersion> = {
   mutualTls?: boolean;
   /** Retry policy of idempotent requests; `false` turns retries off. */
   retry?: RetryOptions | false;
-  /** Per attempt, until the response's status and headers arrive (not its body); 0 disables. Default 60 s. */
+  /**
+   * Per attempt, until the response's status and headers arrive (not its body); 0 disables. Default 60 s. A custom
+   * `fetch` is given each attempt's signal; Node's own fetch, from the Node entry, undici's headers timeout.
+   */
   timeoutMs?: number;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
