@@ -1,7 +1,7 @@
-// Node entry point: everything of the core, plus live requests over mutual TLS, and attempts on Node's own fetch
-// timed out by undici rather than by an abort signal (node-transport.ts). The TLS client certificate is given to an
-// undici Agent used as the fetch dispatcher; browsers and edge runtimes cannot do this from code, which is why it
-// stays out of the core.
+// Node entry point (also what `@aggregation/client` resolves to in Node): everything of the core, plus live requests
+// over mutual TLS, and attempts on Node's own fetch timed out by undici rather than by an abort signal
+// (node-transport.ts). The TLS client certificate is given to an undici Agent used as the fetch dispatcher; browsers
+// and edge runtimes cannot do this from code, which is why it stays out of the core.
 import { Agent, getGlobalDispatcher } from 'undici';
 import { type AggregationClient, type ClientOptions, createClientWith } from './client.ts';
 import { ConfigurationError } from './errors.ts';

@@ -203,4 +203,8 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     }
     assert.equal(first!.headers['idempotency-key'], result.idempotencyKey);
   });
+
+  it("in Node, the package's main entry is the Node entry", async () => {
+    assert.equal((await import('@aggregation/client')).createClient, createNodeClient);
+  });
 });
