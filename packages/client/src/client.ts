@@ -14,8 +14,8 @@ import {
   type PaymentResult,
 } from './payments.ts';
 import { attachResponse, describeResponse, type ResponseInfo } from './response-info.ts';
-import { createRetryingFetch, type FetchLike, type RetryOptions } from './retry.ts';
-import { AbortableRequest, hasTimeout } from './timeout.ts';
+import { createRetryingSend, type FetchLike, type RetryOptions } from './retry.ts';
+import { signalTransport, type Transport } from './transport.ts';
 import {
   type IterateOptions,
   iteratePages,
@@ -66,7 +66,10 @@ export type ClientOptions<V extends Version = CurrentVersion> = {
   mutualTls?: boolean;
   /** Retry policy of idempotent requests; `false` turns retries off. */
   retry?: RetryOptions | false;
-  /** Per attempt, until the response's status and headers arrive (not its body); 0 disables. Default 60 s. */
+  /**
+   * Per attempt, until the response's status and headers arrive (not its body); 0 disables. Default 60 s. A custom
+   * `fetch` is given each attempt's signal; Node's own fetch, from the Node entry, undici's headers timeout.
+   */
   timeoutMs?: number;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
@@ -151,17 +154,24 @@ type LooseInit = {
 type LooseClient = { request(method: string, url: string, init?: LooseInit): Promise<{ data?: unknown; error?: unknown; response: Response }> };
 
 export function createClient<V extends Version = CurrentVersion>(options: ClientOptions<V>): AggregationClient<V> {
+  return createClientWith(options);
+}
+
+const globalFetch: FetchLike = (request, init) => globalThis.fetch(request, init);
+
+/**
+ * The client, sending through `platform` when no `fetch` is given (the Node entry's transport for Node's own fetch);
+ * a given `fetch`, and the global one without a platform transport, are called with each attempt's signal.
+ */
+export function createClientWith<V extends Version = CurrentVersion>(options: ClientOptions<V>, platform?: Transport): AggregationClient<V> {
   checkToken(options.token, options.mutualTls === true);
   if (options.version !== undefined && !(versions as readonly string[]).includes(options.version)) {
     throw new ConfigurationError(`Unknown version ${String(options.version)}; known: ${versions.join(', ')}`);
   }
 
-  const baseFetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const retryingFetch = createRetryingFetch(baseFetch, {
-    ...(options.retry === false ? { maxRetries: 0 } : options.retry),
-    timeoutMs,
-  });
+  const transport = options.fetch || !platform ? signalTransport(options.fetch ?? globalFetch) : platform;
+  const { Request: BaseRequest, send: sendAttempt } = transport(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const retryingFetch = createRetryingSend(sendAttempt, options.retry === false ? { maxRetries: 0 } : options.retry);
   let lastEnrollmentStatus: EnrollmentStatus | undefined;
   // Read as the fetch returns each response (after any retries): a middleware would cost a middleware pass per call.
   const noteEnrollmentStatus = (response: Response) => {
@@ -179,9 +189,9 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     fetch: (request: Request) => retryingFetch(request).then(noteEnrollmentStatus),
     headers,
-    // Each Request is built with the token's Authorization and, when attempts time out, a controller the retrying
-    // fetch aborts, without copying the Request.
-    Request: authorizedRequest(options.token, hasTimeout(timeoutMs) ? AbortableRequest : Request),
+    // Each Request is built with the token's Authorization, of the transport's class (which may keep the caller's
+    // signal apart, to time attempts out without copying the Request).
+    Request: authorizedRequest(options.token, BaseRequest),
   });
   const loose = raw as unknown as LooseClient;
 

@@ -1,5 +1,5 @@
 import { ConnectionError, parseRetryAfterSeconds } from './errors.ts';
-import { AbortableRequest, fetchWithTimeout, hasTimeout } from './timeout.ts';
+import { callerSignal, type SendAttempt, signalTransport } from './transport.ts';
 
 /**
  * Any fetch taking a Request: the global one, a test double, or an in-process app's `fetch` (Hono's `app.fetch`).
@@ -80,27 +80,27 @@ export function createRetryingFetch(
   fetch: FetchLike,
   options: RetryOptions & { timeoutMs?: number | undefined } = {},
 ): (request: Request) => Promise<Response> {
+  return createRetryingSend(signalTransport(fetch)(options.timeoutMs ?? 0).send, options);
+}
+
+/** The same retries around any way of sending an attempt (a transport's `send`, which also times it out). */
+export function createRetryingSend(send: SendAttempt, options: RetryOptions = {}): (request: Request) => Promise<Response> {
   const maxRetries = options.maxRetries ?? 2;
   const statuses = options.statuses ?? defaultRetryStatuses;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const wait = options.sleep ?? sleep;
-  const timeoutMs = hasTimeout(options.timeoutMs) ? options.timeoutMs : undefined;
 
   return async function retryingFetch(request: Request): Promise<Response> {
     const retryable = isRetryable(request);
-    // An AbortableRequest's own signal is also aborted by a timeout; only the caller's abort is final.
-    const own = request instanceof AbortableRequest ? request : undefined;
-    const caller = own ? own.callerSignal : request.signal;
+    // Only the caller's abort is final, not a timeout's.
+    const caller = callerSignal(request);
     for (let retry = 0; ; retry++) {
       const canRetry = retryable && retry < maxRetries;
       // Only a body is consumed by sending; a bodyless request is sent again as it is.
       const attempt = canRetry && request.body ? request.clone() : request;
       let response: Response;
       try {
-        // The first attempt aborts through the request's own controller; once used, later attempts get copies.
-        response = timeoutMs
-          ? await fetchWithTimeout(fetch, attempt, timeoutMs, caller, retry === 0 ? own?.controller : undefined)
-          : await fetch(attempt);
+        response = await send(attempt, caller);
       } catch (error) {
         // The caller's own abort is final; anything else (network failure, our timeout) is a connection error.
         if (caller?.aborted) throw error;

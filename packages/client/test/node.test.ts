@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { type RunningServer, startServer } from '@aggregation/server';
 import { ApiError, ConfigurationError, ConnectionError, createClient } from '../src/node.ts';
 import { createTestPki, hasOpenssl, type TestPki } from './helpers/certificates.ts';
+import { headersTimedOut } from './helpers/loopback.ts';
 
 const skip = hasOpenssl() ? false : 'openssl is not installed: cannot create test certificates';
 
@@ -72,7 +73,7 @@ describe('Node entry: mutual TLS', { skip }, () => {
       const [arrived, closed] = [once(held, 'arrived'), once(held, 'closed')];
       const pending = client.accounts.get('acc_held');
       await arrived;
-      await assert.rejects(pending, (error: Error) => error instanceof ConnectionError && /No response within 2000 ms/.test(error.message));
+      await assert.rejects(pending, headersTimedOut(2_000, `GET ${baseUrl}/accounts/acc_held`));
       await closed;
     } finally {
       await client.close();

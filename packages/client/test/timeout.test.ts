@@ -1,12 +1,12 @@
-// The per-attempt timeout reaches the fetch as `init.signal` and as the Request's `signal`, and fails the attempt
-// even when the fetch listens to neither.
+// The per-attempt timeout reaches a custom fetch as `init.signal` and as the Request's `signal`, and fails the attempt
+// even when the fetch listens to neither. On Node's own fetch, the Node entry times attempts out with undici's
+// headers timeout instead, and gives the fetch no signal but the caller's.
 import assert from 'node:assert/strict';
-import { EventEmitter, once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { ConnectionError, createClient, type FetchLike } from '../src/index.ts';
+import { createClient as createNodeClient } from '../src/node.ts';
 import { json } from './helpers/fake-fetch.ts';
+import { headersTimedOut, startLoopback } from './helpers/loopback.ts';
 
 const token = 'test_token_abc';
 const baseUrl = 'https://api.test';
@@ -61,6 +61,24 @@ describe('per-attempt timeout', () => {
     assert.equal(calls, 2);
   });
 
+  it('a retry after a timeout is sent with a signal of its own', async () => {
+    const signals: AbortSignal[] = [];
+    const client = createClient({
+      token,
+      baseUrl,
+      timeoutMs: 30,
+      retry: { sleep: async () => {} },
+      // Like the platform's fetch, fails at once on a signal that is already aborted.
+      fetch: (_request, init) => {
+        signals.push(init!.signal!);
+        if (init?.signal?.aborted) return Promise.reject(init.signal.reason);
+        return signals.length === 1 ? waitForAbort(init?.signal) : json([]);
+      },
+    });
+    assert.deepEqual(await client.accounts.list(), []);
+    assert.deepEqual(signals.map((signal) => signal.aborted), [true, false]);
+  });
+
   it('a response within the timeout is not aborted afterwards, body included', async () => {
     let signal: AbortSignal | undefined;
     const client = createClient({
@@ -92,26 +110,101 @@ describe('per-attempt timeout', () => {
 
   // The timeout is long enough for the request to reach the server on a loaded machine; the test's own timeout
   // bounds the wait for the connection to close.
-  it('the global fetch closes the connection of a request that timed out', { timeout: 20_000 }, async () => {
-    // Holds every request without answering, and notes when the client goes away.
-    const held = new EventEmitter();
-    const [arrived, closed] = [once(held, 'arrived'), once(held, 'closed')];
-    const server = createServer((request) => {
-      held.emit('arrived', request.url);
-      request.socket.once('close', () => held.emit('closed'));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      const client = createClient({ token, baseUrl: origin, timeoutMs: 1_000, retry: false });
-      const pending = client.accounts.list();
-      assert.deepEqual(await arrived, ['/accounts']);
-      await assert.rejects(pending, (error: Error) => error instanceof ConnectionError && /No response within 1000 ms/.test(error.message));
-      await closed;
-    } finally {
-      server.closeAllConnections();
-      server.close();
+  it('the global fetch closes the connection of a request that timed out', { timeout: 20_000 }, async (t) => {
+    const server = await startLoopback();
+    t.after(server.close);
+    const client = createClient({ token, baseUrl: server.origin, timeoutMs: 1_000, retry: false });
+    const pending = client.accounts.list();
+    assert.deepEqual((await server.arrived()).map((arrival) => arrival.url), ['/accounts']);
+    await assert.rejects(pending, (error: Error) => error instanceof ConnectionError && /No response within 1000 ms/.test(error.message));
+    await server.closed();
+  });
+});
+
+describe("per-attempt timeout on Node's fetch (Node entry)", () => {
+  // Undici checks its timeouts about every half second; the tests' own timeouts bound the waits for connections.
+  it('a request without an answer fails at its timeout, is retried, and each timed-out connection is closed', { timeout: 20_000 }, async (t) => {
+    const server = await startLoopback();
+    t.after(server.close);
+    const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 300, retry: { maxRetries: 1, sleep: async () => {} } });
+    await assert.rejects(client.accounts.list(), headersTimedOut(300, `GET ${server.origin}/accounts`));
+    assert.deepEqual(server.arrivals.map((arrival) => arrival.url), ['/accounts', '/accounts']);
+    await server.closed(2);
+  });
+
+  it('gives the fetch the URL and no signal, or only the caller’s', async (t) => {
+    const server = await startLoopback((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end('[]'));
+    t.after(server.close);
+    // Calls through to the real fetch, noting the arguments; restored after the test.
+    const fetch = t.mock.method(globalThis, 'fetch');
+    const client = createNodeClient({ token, baseUrl: server.origin });
+    const caller = new AbortController();
+    await client.accounts.list();
+    await client.accounts.list({ signal: caller.signal });
+    const calls = fetch.mock.calls.map((call) => call.arguments);
+    assert.equal(calls.length, 2);
+    for (const [input, init] of calls) {
+      assert.equal(input, `${server.origin}/accounts`);
+      assert.ok((init as { dispatcher?: unknown }).dispatcher);
     }
+    assert.equal(calls[0]![1]!.signal, undefined);
+    assert.equal(calls[1]![1]!.signal, caller.signal);
+  });
+
+  it('a response that came in time is not cut off while its body is slow', { timeout: 20_000 }, async (t) => {
+    const server = await startLoopback((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' }).write('[');
+      setTimeout(() => response.end(']'), 1_500);
+    });
+    t.after(server.close);
+    const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 300, retry: false });
+    assert.deepEqual(await client.accounts.list(), []);
+  });
+
+  it("the caller's abort is final and closes the connection", { timeout: 20_000 }, async (t) => {
+    const server = await startLoopback();
+    t.after(server.close);
+    const client = createNodeClient({ token, baseUrl: server.origin, retry: { sleep: async () => {} } });
+    const caller = new AbortController();
+    const pending = client.accounts.list({ signal: caller.signal });
+    await server.arrived();
+    caller.abort(new Error('stop'));
+    await assert.rejects(pending, /stop/);
+    await server.closed();
+    assert.equal(server.arrivals.length, 1);
+  });
+
+  it('timeoutMs: 0 leaves a slow answer be', { timeout: 20_000 }, async (t) => {
+    const server = await startLoopback((_request, response) => {
+      setTimeout(() => response.writeHead(200, { 'Content-Type': 'application/json' }).end('[]'), 1_200);
+    });
+    t.after(server.close);
+    const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 0, retry: false });
+    assert.deepEqual(await client.accounts.list(), []);
+  });
+
+  it('a payment retried after a timeout sends the same bytes, Idempotency-Key and Content-Length', { timeout: 20_000 }, async (t) => {
+    // The first attempt is held until it times out; the retry is answered.
+    const server = await startLoopback((_request, response, index) => {
+      if (index > 0) response.writeHead(201, { 'Content-Type': 'application/json' }).end('{"id":"pay_1","status":"pending"}');
+    });
+    t.after(server.close);
+    const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 300, retry: { sleep: async () => {} } });
+    const payment = { amount: '25.00', memo: 'Dinner', payee: { scheme: 'zelle', address: 'bob@example.com' } } as const;
+    const result = await client.payments.create('acc_1', payment, { checkAccount: false });
+    assert.equal(result.kind, 'payment');
+    const [first, retry] = server.arrivals;
+    assert.equal(server.arrivals.length, 2);
+    assert.deepEqual(JSON.parse(first!.body), payment);
+    assert.equal(retry!.body, first!.body);
+    for (const name of ['idempotency-key', 'content-type', 'content-length'] as const) {
+      assert.ok(first!.headers[name], name);
+      assert.equal(retry!.headers[name], first!.headers[name], name);
+    }
+    assert.equal(first!.headers['idempotency-key'], result.idempotencyKey);
+  });
+
+  it("in Node, the package's main entry is the Node entry", async () => {
+    assert.equal((await import('@aggregation/client')).createClient, createNodeClient);
   });
 });
