@@ -178,6 +178,20 @@ for (const kind of await storeKinds()) {
       assert.equal((await store.enrollments.get('enr_1'))!.status, 'healthy');
     });
 
+    test('a transaction that need not be durable commits and rolls back like any other', async () => {
+      await store.transaction((tx) => tx.enrollments.update('enr_1', { refresh_count: 7 }), { durable: false });
+      assert.equal((await store.enrollments.get('enr_1'))!.refresh_count, 7);
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.enrollments.update('enr_1', { refresh_count: 8 });
+          throw new Error('boom');
+        }, { durable: false }),
+        /boom/,
+      );
+      await store.transaction((tx) => tx.enrollments.update('enr_1', { refresh_count: 0 }));
+      assert.equal((await store.enrollments.get('enr_1'))!.refresh_count, 0);
+    });
+
     test('reads outside a transaction see committed data only', async () => {
       let seenInside: string | undefined;
       await store.transaction(async (tx) => {

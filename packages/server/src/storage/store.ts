@@ -256,13 +256,22 @@ export interface Repos {
   outbox: OutboxRepo;
 }
 
+export interface TransactionOptions {
+  /**
+   * false: the commit need not survive a crash, so it is not flushed to disk before it returns
+   * (a later durable commit flushes it). Only for writes whose loss is harmless, such as a lease
+   * that lapses anyway. Default true.
+   */
+  durable?: boolean;
+}
+
 export interface Store extends Repos {
   /**
    * Runs `fn` in one atomic, durable transaction: every write goes through here. Reads on
    * the store itself see committed data only. `fn` must not call `transaction` again and
    * should not wait on anything but the repositories it is given.
    */
-  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Repos) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * A value that changes whenever a transaction commits, in this process or in another one
    * sharing the database; read caches compare it. Cheap and synchronous: it is read on every

@@ -124,7 +124,8 @@ export class DeliveryWorker {
         const due = await store.outbox.nextDueAt();
         if (due === null || due > at) break;
         const leaseUntil = at + (this.options.leaseMs ?? timeoutMs + 60_000);
-        const claimed = await store.transaction((tx) => tx.outbox.claimDue(at, free, leaseUntil));
+        // A lease lost in a crash only makes the delivery due again: the claim need not reach the disk first.
+        const claimed = await store.transaction((tx) => tx.outbox.claimDue(at, free, leaseUntil), { durable: false });
         if (!this.running) {
           // Stopped while claiming: hand them back rather than leave them leased.
           await store.transaction(async (tx) => {

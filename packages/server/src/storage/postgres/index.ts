@@ -33,7 +33,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
   let closed = false;
   let marks = 0;
 
-  const transaction: Store['transaction'] = async (fn) => {
+  const transaction: Store['transaction'] = async (fn, options) => {
     for (let attempt = 1; ; attempt++) {
       if (closed) throw new Error('store is closed');
       await ready();
@@ -41,6 +41,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
       let broken = false;
       try {
         await client.query('BEGIN');
+        if (options?.durable === false) await client.query('SET LOCAL synchronous_commit TO OFF');
         const connection = new PgConnection(client);
         const result = await fn(sqlRepos(connection));
         await client.query('COMMIT');

@@ -154,9 +154,12 @@ export function openSqliteStore(options: SqliteOptions): Store {
 
   return {
     ...readRepos,
-    transaction: (fn) =>
+    transaction: (fn, options) =>
       lock.run(async () => {
         if (closed) throw new Error('store is closed');
+        // In WAL mode, NORMAL commits without syncing the log; the next FULL commit syncs it, this one included.
+        const durable = options?.durable !== false;
+        if (!durable) writer.db.exec('PRAGMA synchronous = NORMAL');
         writer.db.exec('BEGIN IMMEDIATE');
         try {
           const result = await fn(writeRepos);
@@ -166,6 +169,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
         } catch (error) {
           writer.db.exec('ROLLBACK');
           throw error;
+        } finally {
+          if (!durable) writer.db.exec('PRAGMA synchronous = FULL');
         }
       }),
     changeMark: () => {
