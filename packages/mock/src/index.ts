@@ -10,6 +10,8 @@ export const defaultMockPort = 4010;
 export type MockOptions = {
   /** Which document to mock: a version date or `sandbox`. Defaults to the current version. */
   version?: DocumentName;
+  /** A description file to mock instead of a bundled document (a copy with other examples, say). */
+  document?: string;
   /** 0 (the default for the API) picks a free port. */
   port?: number;
   host?: string;
@@ -21,7 +23,7 @@ export type MockOptions = {
 export async function startMock(options: MockOptions = {}): Promise<Running> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort(host));
-  const args = ['mock', bundlePath(options.version ?? '2020-10-12'), '--errors', '--verboseLevel', 'warn'];
+  const args = ['mock', options.document ?? bundlePath(options.version ?? '2020-10-12'), '--errors', '--verboseLevel', 'warn'];
   if (options.dynamic) args.push('--dynamic');
   return runPrism(args, port, host);
 }

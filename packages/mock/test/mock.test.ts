@@ -1,6 +1,9 @@
 // What the mock gives: every operation answers with the description's own example, every documented error example
 // can be chosen with `Prefer`, and requests that break the description are refused.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { startMock, type Running } from '../src/index.ts';
@@ -161,5 +164,26 @@ describe('where Prism falls short of the description', () => {
     const badDate = await post('/sandbox/webhook/secrets', { expire_current_at: 'tomorrow' });
     assert.equal(badDate.status, 422, 'format date-time');
     await badDate.body?.cancel();
+  });
+});
+
+describe('a description file of your own', () => {
+  test('startMock({ document }) mocks that file: its examples are the answers', async () => {
+    const doc = structuredClone(loadBundle('2020-10-12')) as OpenApiDocument & { paths: Record<string, Record<string, JsonObject>> };
+    const media = ((doc.paths['/institutions']!.get!.responses as Record<string, JsonObject>)['200']!.content as Record<string, JsonObject>)['application/json']!;
+    const ours = [{ id: 'own_bank', name: 'Own Bank', products: ['balance'] }];
+    media.examples = { Own: { value: ours } };
+    const dir = mkdtempSync(join(tmpdir(), 'mock-document-'));
+    const file = join(dir, 'description.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const mock = await startMock({ document: file });
+    try {
+      const response = await fetch(`${mock.url}/institutions`);
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), ours);
+    } finally {
+      await mock.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
