@@ -2,7 +2,9 @@
 // node:http server replaying the server's own response bytes from memory) and the peer (the
 // Prism mock of the same operation).
 import { join } from 'node:path';
-import { startMock } from '@aggregation/mock';
+import { writeFileSync } from 'node:fs';
+import { startMock, type MockOptions, type Running } from '@aggregation/mock';
+import { loadBundle, type JsonObject, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
 import { spawnServer, spawnServers } from '../lib/server-target.ts';
@@ -14,6 +16,8 @@ import { fmtInt, fmtPercent, fmtRatio, medianOf } from '../lib/stats.ts';
 import type { Enrolled } from '../targets/server.ts';
 
 const LIMIT_SHARE = 0.5;
+const PEER = 'peer (Prism mock)';
+const SAME_BYTES_PEER = 'peer (Prism mock answering the server\'s body)';
 const PEER_MULTIPLE = 10;
 
 export async function reads(ctx: Context): Promise<Section> {
@@ -32,17 +36,17 @@ export async function reads(ctx: Context): Promise<Section> {
   });
   const bare = await spawnChild<{ url: string; pid: number }>(new URL('../targets/bare-http.ts', import.meta.url), {});
   const floor = await spawnChild<{ url: string; pid: number }>(new URL('../targets/hono-floor.ts', import.meta.url), {});
-  const children = new Set(childPids());
-  const prism = await startMock({ version: '2020-10-12' });
-  const prismPid = childPids().find((pid) => !children.has(pid));
+  const prism = await startPeer({ version: '2020-10-12' });
+  let sameBytesPrism: Peer | undefined;
   try {
     const enrolled = server.info.enrolled[0]!;
     const checking = (e: Enrolled) => e.accounts.find((a) => a.subtype === 'checking') ?? e.accounts[0]!;
     const headers = { authorization: enrolled.authorization };
     const operations = [
-      { name: 'GET /accounts', path: '/accounts', of: (_e: Enrolled) => '/accounts' },
+      { name: 'GET /accounts', template: '/accounts', path: '/accounts', of: (_e: Enrolled) => '/accounts' },
       {
         name: 'GET /accounts/:id/transactions?count=100',
+        template: '/accounts/{account_id}/transactions',
         path: `/accounts/${checking(enrolled).id}/transactions?count=100`,
         of: (e: Enrolled) => `/accounts/${checking(e).id}/transactions?count=100`,
       },
@@ -54,11 +58,17 @@ export async function reads(ctx: Context): Promise<Section> {
     );
     await bare.call('record', recorded);
     await floor.call('record', recorded);
-    const prismBytes: Record<string, number> = {};
+    // Prism answers the description's examples, smaller than the server's page: a second Prism answers the
+    // server's own bodies, so that the two are compared on the same work on the wire too.
+    const document = join(ctx.workdir, 'reads-same-bodies.json');
+    writeFileSync(document, JSON.stringify(withRecordedExamples(operations.map((op) => ({ template: op.template, body: recorded[op.path]!.body })))));
+    sameBytesPrism = await startPeer({ document });
+    const prismBytes: Record<string, Record<string, number>> = { [PEER]: {}, [SAME_BYTES_PEER]: {} };
     for (const op of operations) {
       await expectStatus(bare.info.url + op.path, {}, 200);
       await expectStatus(floor.info.url + op.path, {}, 200);
-      prismBytes[op.path] = (await expectStatus(prism.url + op.path, { headers }, 200)).body.length;
+      prismBytes[PEER]![op.path] = (await expectStatus(prism.mock.url + op.path, { headers }, 200)).body.length;
+      prismBytes[SAME_BYTES_PEER]![op.path] = (await expectStatus(sameBytesPrism.mock.url + op.path, { headers }, 200)).body.length;
     }
 
     type LoadTarget = { url: string; pid: number | undefined; enrolled?: Enrolled };
@@ -68,7 +78,8 @@ export async function reads(ctx: Context): Promise<Section> {
       ...(before ? { 'server before fixes': { url: before.info.url, pid: before.pid, enrolled: before.info.enrolled[0]! } } : {}),
       server: { url: server.info.url, pid: server.pid },
       'server, read cache off': { url: uncached.info.url, pid: uncached.pid, enrolled: uncached.info.enrolled[0]! },
-      'peer (Prism mock)': { url: prism.url, pid: prismPid },
+      [PEER]: { url: prism.mock.url, pid: prism.pid },
+      [SAME_BYTES_PEER]: { url: sameBytesPrism.mock.url, pid: sameBytesPrism.pid },
     };
     const tables: Table[] = [];
     const goals: Target[] = [];
@@ -98,7 +109,6 @@ export async function reads(ctx: Context): Promise<Section> {
       const both = (name: string, of: string, format: (ratio: number) => string) =>
         `${format(perCore(name) / perCore(of))} / ${format(rps(name) / rps(of))}`;
       const LIMIT = 'limit (bare node:http)';
-      const PEER = 'peer (Prism mock)';
       tables.push({
         caption: op.name,
         headers: ['target', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'CPU µs per response', 'req/s per core', 'vs limit: per core / req/s', 'vs Prism: per core / req/s', 'body bytes'],
@@ -109,11 +119,12 @@ export async function reads(ctx: Context): Promise<Section> {
           fmtInt(perCore(name)),
           both(name, LIMIT, fmtPercent),
           both(name, PEER, fmtRatio),
-          name.startsWith('peer') ? fmtInt(prismBytes[op.path]!) : name === 'server before fixes' || name === 'server, read cache off' ? '' : fmtInt(recorded[op.path]!.body.length),
+          name.startsWith('peer') ? fmtInt(prismBytes[name]![op.path]!) : name === 'server before fixes' || name === 'server, read cache off' ? '' : fmtInt(recorded[op.path]!.body.length),
         ]),
       });
       const ofLimit = perCore('server') / perCore(LIMIT);
       const ofPeer = perCore('server') / perCore(PEER);
+      const ofSameBytesPeer = perCore('server') / perCore(SAME_BYTES_PEER);
       goals.push(
         {
           name: `${op.name}: server / limit, req/s per core (answered req/s)`,
@@ -127,6 +138,12 @@ export async function reads(ctx: Context): Promise<Section> {
           goal: `≥ ${PEER_MULTIPLE}×`,
           met: ofPeer >= PEER_MULTIPLE,
         },
+        {
+          name: `${op.name}: server / Prism answering the server's body, req/s per core (answered req/s)`,
+          value: `${fmtRatio(ofSameBytesPeer)} (${fmtRatio(rps('server') / rps(SAME_BYTES_PEER))})`,
+          goal: 'report',
+          met: null,
+        },
       );
       for (const [name, rounds] of Object.entries(results)) {
         const failed = failures(`${op.name} on ${name}`, rounds);
@@ -135,7 +152,7 @@ export async function reads(ctx: Context): Promise<Section> {
     }
     notes.push(
       `${options.connections} connections, ${options.rounds} round(s) of ${options.seconds} s per target and operation, interleaved; medians. ` +
-        'The load generator (autocannon, in the harness process) shares the two cores with the target, so each target is measured twice: the requests per second it answered, and the requests per second one core gives it (its 2xx responses per CPU-second of its own process, all threads, from /proc/<pid>/stat). The targets are judged on the second: on the fast targets the generator saturates first and the answered rates are its ceiling, not theirs; Prism, which is far from that ceiling, spends more than one core (its collector\'s threads), and per core counts that against it. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework\'s, the gap between it and the server is the server\'s own code. Prism answers the description\'s example, which is smaller than the server\'s page. ' +
+        'The load generator (autocannon, in the harness process) shares the two cores with the target, so each target is measured twice: the requests per second it answered, and the requests per second one core gives it (its 2xx responses per CPU-second of its own process, all threads, from /proc/<pid>/stat). The targets are judged on the second: on the fast targets the generator saturates first and the answered rates are its ceiling, not theirs; Prism, which is far from that ceiling, spends more than one core (its collector\'s threads), and per core counts that against it. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework\'s, the gap between it and the server is the server\'s own code. Prism answers the description\'s example, which is smaller than the server\'s page; a second Prism, on a copy of the bundle whose only example for each operation is the server\'s recorded body, answers the same JSON (the targets are judged against the first, Prism as shipped). ' +
         'The server replays a read from its read cache while nothing has been written since it was rendered (the load repeats one URL, so every request after the first is replayed); the row "read cache off" is the same server rendering every request: authentication, enrollment clock, SQLite, presenting and serializing.',
     );
     return {
@@ -147,11 +164,32 @@ export async function reads(ctx: Context): Promise<Section> {
       notes,
     };
   } finally {
-    await prism.stop();
+    await prism.mock.stop();
+    await sameBytesPrism?.mock.stop();
     await bare.stop();
     await floor.stop();
     await before?.stop();
     await uncached.stop();
     await server.stop();
   }
+}
+
+type Peer = { mock: Running; pid: number | undefined };
+
+/** A Prism mock (a child of this process), with its pid, whose RSS and CPU are measured. */
+async function startPeer(options: MockOptions): Promise<Peer> {
+  const children = new Set(childPids());
+  const mock = await startMock(options);
+  return { mock, pid: childPids().find((pid) => !children.has(pid)) };
+}
+
+/** The current bundle with each listed GET's 200 answer documented by one example: the given body. */
+function withRecordedExamples(bodies: { template: string; body: Uint8Array }[]): OpenApiDocument {
+  const doc = structuredClone(loadBundle('2020-10-12'));
+  for (const { template, body } of bodies) {
+    const get = (doc.paths as Record<string, Record<string, JsonObject>>)[template]!.get!;
+    const media = ((get.responses as Record<string, JsonObject>)['200']!.content as Record<string, JsonObject>)['application/json']!;
+    media.examples = { Recorded: { value: JSON.parse(Buffer.from(body).toString()) } };
+  }
+  return doc;
 }
