@@ -197,15 +197,14 @@ export function createApp(options: AppOptions = {}): App {
 
   const serveCached = (incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void => {
     const key = readCache && readCacheKey(incoming);
+    if (!key) return pass();
     const started = performance.now();
-    const kept =
-      key !== undefined &&
-      readCache!.check(key, incoming, (entry) => {
-        // A caller out of tokens goes to the app, which answers the 429.
-        if (!entry || buckets?.take(callerOf(incoming, incoming.headers.authorization)) !== undefined) return pass();
-        replay(entry, outgoing);
-        if (accessLog) logAccess('GET', incoming.url!, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), ' (replayed)');
-      });
+    const kept = readCache!.check(key, incoming, (entry) => {
+      // A caller out of tokens goes to the app, which answers the 429.
+      if (!entry || buckets?.take(callerOf(incoming, incoming.headers.authorization)) !== undefined) return pass();
+      replay(entry, outgoing);
+      if (accessLog) logAccess('GET', incoming.url!, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), ' (replayed)');
+    });
     if (!kept) pass();
   };
 

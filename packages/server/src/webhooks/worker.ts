@@ -76,9 +76,7 @@ export class DeliveryWorker {
   async idle(): Promise<void> {
     for (;;) {
       await Promise.allSettled([...this.inFlight.values()]);
-      const next = await this.options.store.outbox.nextDueAt();
-      const due = next !== null && next <= this.options.now();
-      if (this.inFlight.size === 0 && (!due || !this.running)) return;
+      if (this.inFlight.size === 0 && (!(await this.anyDue(this.options.now())) || !this.running)) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -101,6 +99,12 @@ export class DeliveryWorker {
     this.immediate = undefined;
   }
 
+  /** Whether some pending delivery is due at `at` (a read; claiming is a write). */
+  private async anyDue(at: number): Promise<boolean> {
+    const next = await this.options.store.outbox.nextDueAt();
+    return next !== null && next <= at;
+  }
+
   private tick(): Promise<void> {
     if (this.ticking) {
       this.again = true;
@@ -121,8 +125,7 @@ export class DeliveryWorker {
         if (free <= 0) break;
         const at = now();
         // A read first: an empty claim would still be a write transaction (and a commit that read caches see).
-        const due = await store.outbox.nextDueAt();
-        if (due === null || due > at) break;
+        if (!(await this.anyDue(at))) break;
         const leaseUntil = at + (this.options.leaseMs ?? timeoutMs + 60_000);
         // A lease lost in a crash only makes the delivery due again: the claim need not reach the disk first.
         const claimed = await store.transaction((tx) => tx.outbox.claimDue(at, free, leaseUntil), { durable: false });
