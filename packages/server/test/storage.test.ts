@@ -2,7 +2,7 @@
 // row locks, unique keys, keyset pages on the index, claims of due deliveries, reopening; then
 // what only one of them has (SQLite's file settings and memory mode, PostgreSQL's types).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -12,6 +12,7 @@ import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
 import { UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/storage/store.ts';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
+import { watchWalIndex, WAL_INDEX_VERSION } from '../src/storage/sqlite/wal-index.ts';
 import { describeUnless, storeKinds, type StoreKind } from './helpers/stores.ts';
 
 const enrollment = (id: string) => ({
@@ -311,6 +312,63 @@ describe('sqlite only', () => {
     assert.equal((await memory.enrollments.get('enr_m'))!.id, 'enr_m');
     await memory.close();
     await assert.rejects(memory.transaction(async () => undefined));
+  });
+
+  test('on a file, its change mark moves on every commit of another connection, and only then', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-'));
+    const path = join(dir, 'store.sqlite');
+    const store = openStore({ path });
+    const other = new DatabaseSync(path);
+    try {
+      await store.transaction((tx) => tx.enrollments.insert(enrollment('enr_w')));
+      const marks = [store.changeMark()];
+      assert.equal(store.changeMark(), marks[0], 'no commit, same mark');
+      other.prepare('SELECT count(*) FROM enrollments').get();
+      assert.equal(store.changeMark(), marks[0], 'a read is not a commit');
+      for (const name of ['one', 'two', 'three']) {
+        other.prepare('UPDATE enrollments SET username = ?').run(name);
+        marks.push(store.changeMark());
+      }
+      assert.equal(new Set(marks).size, 4, `every commit shows: ${marks.join(' ')}`);
+      // A checkpoint that restarts the log does not hide the commits after it.
+      other.exec('PRAGMA wal_checkpoint(RESTART)');
+      const afterCheckpoint = store.changeMark();
+      other.prepare('UPDATE enrollments SET username = ?').run('four');
+      assert.notEqual(store.changeMark(), afterCheckpoint);
+    } finally {
+      other.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the WAL index is read only when its header is a known, initialized one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wal-index-'));
+    const path = join(dir, 'store.sqlite');
+    try {
+      assert.equal(watchWalIndex(path), undefined, 'no index file');
+      const header = Buffer.alloc(136);
+      header.writeUInt32LE(WAL_INDEX_VERSION + 1, 0);
+      header[12] = 1;
+      writeFileSync(`${path}-shm`, header);
+      assert.equal(watchWalIndex(path), undefined, 'unknown version');
+      header.writeUInt32LE(WAL_INDEX_VERSION, 0);
+      header[12] = 0;
+      writeFileSync(`${path}-shm`, header);
+      assert.equal(watchWalIndex(path), undefined, 'not initialized');
+      header[12] = 1;
+      writeFileSync(`${path}-shm`, header);
+      const watch = watchWalIndex(path);
+      assert.ok(watch);
+      assert.equal(watch.changed(), false);
+      header.writeUInt32LE(7, 16);
+      writeFileSync(`${path}-shm`, header);
+      assert.equal(watch.changed(), true);
+      assert.equal(watch.changed(), false);
+      watch.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('its change mark sees other connections\' commits; PostgreSQL\'s says it cannot', () => {
