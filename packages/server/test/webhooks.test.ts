@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { signWebhook, verifyWebhook } from '@aggregation/client';
-import { signBody } from '../src/index.ts';
-import { backoff } from '../src/webhooks/worker.ts';
+import { openStore, signBody } from '../src/index.ts';
+import type { Store } from '../src/storage/store.ts';
+import { backoff, defaultRetry, DeliveryWorker } from '../src/webhooks/worker.ts';
 import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
@@ -22,6 +23,48 @@ describe('signatures', () => {
     await assert.rejects(verifyWebhook(body, header, 'whsec_other_secret'));
     await assert.rejects(verifyWebhook(`${body} `, header, 'whsec_one_secret_value'));
     await assert.rejects(verifyWebhook(body, header, 'whsec_one_secret_value', { now: (t + 181) * 1000 }));
+  });
+
+  test('a worker stopped while claiming hands the deliveries back, due at once, and attempts none', async () => {
+    const store = openStore({ path: ':memory:' });
+    await store.transaction(async (tx) => {
+      await tx.outbox.insertEvent({ id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 });
+      for (const id of ['dlv_1', 'dlv_2']) {
+        await tx.outbox.insertDelivery({
+          id, event_id: 'evt_1', event_type: 'webhook.test', url: 'http://127.0.0.1:9/webhooks', status: 'pending', attempts: 0,
+          last_status: null, last_error: null, next_attempt_at: 1000, delivered_at: null, created_at: 1000,
+        });
+      }
+    });
+    let worker: DeliveryWorker | undefined;
+    let stopped: Promise<void> | undefined;
+    let claims = 0;
+    // Stops the worker as its claim commits, before it can start an attempt.
+    const stopAfterClaim: Store = {
+      ...store,
+      transaction: async (fn, options) => {
+        const result = await store.transaction(fn, options);
+        if (claims++ === 0) stopped = worker!.stop();
+        return result;
+      },
+    };
+    const attempts: string[] = [];
+    worker = new DeliveryWorker({
+      store: stopAfterClaim, now: () => 2000, render: async () => '{}', secrets: async () => ['whsec_test_secret_value'],
+      retry: defaultRetry, timeoutMs: 1000, pollMs: 1000, concurrency: 4, leaseMs: 60_000,
+      fetch: async (url) => {
+        attempts.push(String(url));
+        return new Response(null, { status: 204 });
+      },
+    });
+    worker.start();
+    await eventually(() => stopped !== undefined);
+    await stopped;
+    assert.deepEqual(attempts, []);
+    assert.equal(claims, 2, 'the claim, then the hand-back');
+    const deliveries = await store.outbox.listDeliveries(10);
+    assert.deepEqual(deliveries.map((d) => [d.id, d.status, d.next_attempt_at]).sort(), [['dlv_1', 'pending', 2000], ['dlv_2', 'pending', 2000]]);
+    await store.close();
   });
 
   test('backoff doubles up to the cap', () => {

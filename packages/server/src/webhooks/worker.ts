@@ -130,10 +130,14 @@ export class DeliveryWorker {
         // A lease lost in a crash only makes the delivery due again: the claim need not reach the disk first.
         const claimed = await store.transaction((tx) => tx.outbox.claimDue(at, free, leaseUntil), { durable: false });
         if (!this.running) {
-          // Stopped while claiming: hand them back rather than leave them leased.
-          await store.transaction(async (tx) => {
-            for (const delivery of claimed) await tx.outbox.updateDelivery(delivery.id, { next_attempt_at: at });
-          });
+          // Stopped while claiming: hand them back rather than leave them leased. Like the claim, this need not
+          // reach the disk first: lost, the lease still runs out and the deliveries fall due again.
+          await store.transaction(
+            async (tx) => {
+              for (const delivery of claimed) await tx.outbox.updateDelivery(delivery.id, { next_attempt_at: at });
+            },
+            { durable: false },
+          );
           return;
         }
         for (const delivery of claimed) {
