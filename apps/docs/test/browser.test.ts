@@ -12,12 +12,10 @@ import type { Browser, Page } from 'playwright-core';
 import { documentNames, type OpenApiDocument, operationsOf, webhooksOf } from '../src/documents.ts';
 import { docsApp } from '../src/index.ts';
 import { docsDir, screenshotsDir } from '../src/paths.ts';
+import { skipWhenMissing } from '@aggregation/test-support';
 import { chromiumMissing, launchChromium } from './support/chromium.ts';
 
-const missing = chromiumMissing();
-// Without Chromium: skipped with the reason on a developer's machine, failed in CI.
-const skip = missing && process.env.CI !== 'true' ? missing : false;
-if (skip) console.log(`# skipping the browser tests: ${skip}`);
+const skip = skipWhenMissing('the browser tests', chromiumMissing());
 
 type Problems = { console: string[]; external: string[] };
 type CodeSample = { lang: string; label: string; source: string };
@@ -32,7 +30,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   let origin: string;
 
   before(async () => {
-    if (missing) return;
+    if (skip) return;
     const app = new Hono();
     app.route('/docs', docsApp());
     server = createAdaptorServer({ fetch: app.fetch });
@@ -48,7 +46,6 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   });
 
   async function open(path: string): Promise<{ page: Page; problems: Problems }> {
-    if (missing) throw new Error(missing);
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const problems: Problems = { console: [], external: [] };

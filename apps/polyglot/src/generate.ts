@@ -2,18 +2,15 @@
 import { generateGoClient } from './go.ts';
 import { bundlePath, goClientDir, pythonClientDir } from './paths.ts';
 import { ensureVenv, generatePythonClient } from './python.ts';
+import { skipWhenMissing } from '@aggregation/test-support';
 import { findToolchain, missingTool } from './toolchain.ts';
 
 const toolchain = findToolchain();
 console.log(`Generating clients from ${bundlePath}`);
 
-const noPython = missingTool('python', toolchain);
-if (noPython) console.log(`python client: skipped (${noPython})`);
-else {
+if (!skipWhenMissing('the python client', missingTool('python', toolchain))) {
   await ensureVenv(toolchain.python!);
   console.log(`python client: ${await generatePythonClient()} (${pythonClientDir}, package aggregation_client)`);
 }
 
-const noGo = missingTool('go', toolchain);
-if (noGo) console.log(`go client: skipped (${noGo})`);
-else console.log(`go client: ${await generateGoClient(toolchain.go!)} (${goClientDir}, package aggregation)`);
+if (!skipWhenMissing('the go client', missingTool('go', toolchain))) console.log(`go client: ${await generateGoClient(toolchain.go!)} (${goClientDir}, package aggregation)`);

@@ -7,14 +7,13 @@ import { goSmokeDir } from '../src/go.ts';
 import { artifactsDir, goClientDir, packageDir, pythonClientDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
 import { run } from '../src/run.ts';
+import { skipWhenMissing } from '@aggregation/test-support';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
 import { type Sandbox, startSandbox } from './support/sandbox.ts';
 
 const toolchain = findToolchain();
-const noPython = missingTool('python', toolchain);
-const noGo = missingTool('go', toolchain);
-if (noPython) console.log(`# skipping the Python smoke program: ${noPython}`);
-if (noGo) console.log(`# skipping the Go smoke program: ${noGo}`);
+const noPython = skipWhenMissing('the Python smoke program', missingTool('python', toolchain));
+const noGo = skipWhenMissing('the Go smoke program', missingTool('go', toolchain));
 
 describe('smoke programs of the generated clients', () => {
   let sandbox: Sandbox;
@@ -23,7 +22,7 @@ describe('smoke programs of the generated clients', () => {
   });
   after(() => sandbox?.close());
 
-  it('Python: enroll, list accounts, page transactions, read a 404 as Error', { skip: noPython ?? false }, async () => {
+  it('Python: enroll, list accounts, page transactions, read a 404 as Error', { skip: noPython }, async () => {
     assert.ok(existsSync(join(pythonClientDir, 'aggregation_client')), 'no Python client: run npm run generate:clients');
     const { stdout } = await run(venvPython, [join(packageDir, 'smoke', 'python', 'smoke.py')], {
       env: venvEnv({ API_URL: sandbox.url, PYTHONPATH: pythonClientDir }),
@@ -31,7 +30,7 @@ describe('smoke programs of the generated clients', () => {
     assert.match(stdout, /^python smoke: ok: \d+ accounts, \d+ transactions .* unknown account: 404 not_found$/m);
   });
 
-  it('Go: compiles, then enroll, list accounts, page transactions, read a 404 as Error', { skip: noGo ?? false }, async () => {
+  it('Go: compiles, then enroll, list accounts, page transactions, read a 404 as Error', { skip: noGo }, async () => {
     assert.ok(existsSync(join(goClientDir, 'client.gen.go')), 'no Go client: run npm run generate:clients');
     const binary = join(artifactsDir, 'bin', 'go-smoke');
     await run(toolchain.go!, ['build', '-o', binary, '.'], { cwd: goSmokeDir });

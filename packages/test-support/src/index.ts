@@ -1,0 +1,1 @@
+export { skipWhenMissing } from './missing.ts';
