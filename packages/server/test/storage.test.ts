@@ -12,6 +12,7 @@ import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
 import { UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/storage/store.ts';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
+import { GroupCommit } from '../src/storage/sqlite/group-commit.ts';
 import { watchWalIndex, WAL_INDEX_VERSION } from '../src/storage/sqlite/wal-index.ts';
 import { describeUnless, storeKinds, type StoreKind } from './helpers/stores.ts';
 
@@ -340,6 +341,91 @@ describe('sqlite only', () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('concurrent transactions share one commit; each succeeds or fails alone, and is answered once committed', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-'));
+    const path = join(dir, 'store.sqlite');
+    const store = openStore({ path });
+    const other = new DatabaseSync(path, { readOnly: true });
+    const statements: string[] = [];
+    const exec = DatabaseSync.prototype.exec;
+    t.mock.method(DatabaseSync.prototype, 'exec', function (this: DatabaseSync, sql: string) {
+      statements.push(sql);
+      return exec.call(this, sql);
+    });
+    const committedElsewhere = (id: string) => other.prepare('SELECT id FROM enrollments WHERE id = ?').get(id) !== undefined;
+    try {
+      const outcomes = await Promise.allSettled([
+        ...[1, 2, 3, 4].map((i) =>
+          store
+            .transaction(async (tx) => {
+              await tx.enrollments.insert(enrollment(`enr_g${i}`));
+              return i;
+            })
+            // Answered only once another connection can read it: committed.
+            .then((value) => [value, committedElsewhere(`enr_g${i}`)]),
+        ),
+        store.transaction(async (tx) => {
+          await tx.enrollments.insert(enrollment('enr_refused'));
+          throw new Error('refused');
+        }),
+        store.transaction(async (tx) => {
+          await tx.enrollments.insert(enrollment('enr_dup_first'));
+          await tx.enrollments.insert(enrollment('enr_g1'));
+        }),
+        store.transaction(async (tx) => tx.enrollments.insert(enrollment('enr_late')), { durable: false }),
+      ]);
+      assert.deepEqual(
+        outcomes.slice(0, 4).map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : outcome.reason)),
+        [[1, true], [2, true], [3, true], [4, true]],
+      );
+      assert.equal(outcomes[4]!.status === 'rejected' && (outcomes[4].reason as Error).message, 'refused');
+      assert.ok(outcomes[5]!.status === 'rejected' && outcomes[5].reason instanceof UniqueViolation);
+      assert.equal(outcomes[6]!.status, 'fulfilled');
+      for (const id of ['enr_refused', 'enr_dup_first']) assert.equal(committedElsewhere(id), false, `${id} rolled back`);
+      assert.equal(committedElsewhere('enr_late'), true);
+      assert.deepEqual(statements.filter((sql) => sql === 'COMMIT'), ['COMMIT'], 'one commit for the seven');
+      // A durable transaction in the batch: the whole commit is synced.
+      assert.equal(statements.includes('PRAGMA synchronous = NORMAL'), false);
+      statements.length = 0;
+      await Promise.all(['enr_n1', 'enr_n2'].map((id) => store.transaction((tx) => tx.enrollments.insert(enrollment(id)), { durable: false })));
+      assert.deepEqual(statements, ['PRAGMA synchronous = NORMAL', 'BEGIN IMMEDIATE', 'SAVEPOINT tx', 'RELEASE tx', 'SAVEPOINT tx', 'RELEASE tx', 'COMMIT', 'PRAGMA synchronous = FULL']);
+    } finally {
+      other.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an error that ends the whole SQLite transaction fails the batch so far; the rest commit in the next', async () => {
+    const db = new DatabaseSync(':memory:');
+    db.exec('CREATE TABLE t (x TEXT)');
+    // A full database: SQLite rolls back the whole transaction, not just the statement.
+    db.exec('PRAGMA max_page_count = 3');
+    let commits = 0;
+    const group = new GroupCommit({
+      db,
+      tx: db,
+      exclusive: (work) => work(),
+      unavailable: () => undefined,
+      committed: () => {
+        commits += 1;
+      },
+    });
+    const insert = (value: string) => async (tx: DatabaseSync) => void tx.prepare('INSERT INTO t VALUES (?)').run(value);
+    const outcomes = await Promise.allSettled([
+      group.run(insert('before'), true),
+      group.run(async (tx) => {
+        for (let i = 0; i < 100; i++) tx.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(3000));
+      }, true),
+      group.run(insert('after'), true),
+    ]);
+    assert.deepEqual(outcomes.map((outcome) => outcome.status), ['rejected', 'rejected', 'fulfilled']);
+    assert.match((outcomes[0] as PromiseRejectedResult).reason.message, /full/);
+    assert.deepEqual(db.prepare('SELECT x FROM t').all().map((row) => row.x), ['after']);
+    assert.equal(commits, 1);
+    db.close();
   });
 
   test('the WAL index is read only when its header is a known, initialized one', () => {

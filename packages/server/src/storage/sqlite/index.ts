@@ -1,11 +1,13 @@
 // Embedded storage on node:sqlite. One write connection, serialized by a lock so that a
-// transaction's statements never interleave with another's; with a file, reads use a second
-// connection that sees committed data only (WAL lets it read while a write is open).
+// transaction's statements never interleave with another's, and concurrent transactions share a
+// commit (group-commit.ts); with a file, reads use a second connection that sees committed data
+// only (WAL lets it read while a write is open).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { identifier, sqlRepos, type SqlConnection } from '../sql/repos.ts';
 import { UniqueViolation, type Repos, type Store } from '../store.ts';
+import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
 import { watchWalIndex } from './wal-index.ts';
 
@@ -148,6 +150,15 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const readRepos = inMemory ? gate(sqlRepos(reader), lock) : sqlRepos(reader);
   let closed = false;
   let commits = 0;
+  const groupCommit = new GroupCommit({
+    db: writer.db,
+    tx: writeRepos,
+    exclusive: (work) => lock.run(work),
+    unavailable: () => (closed ? 'store is closed' : undefined),
+    committed: () => {
+      commits += 1;
+    },
+  });
   // Other connections' commits (the writer's, or another process's on the same file) show in the WAL-index
   // header, read by one pread; where it cannot be read, SQLite's own `PRAGMA data_version` tells (as an array:
   // a row object costs about 1 µs more than the pragma itself).
@@ -162,25 +173,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
 
   return {
     ...readRepos,
-    transaction: (fn, options) =>
-      lock.run(async () => {
-        if (closed) throw new Error('store is closed');
-        // In WAL mode, NORMAL commits without syncing the log; the next FULL commit syncs it, this one included.
-        const durable = options?.durable !== false;
-        if (!durable) writer.db.exec('PRAGMA synchronous = NORMAL');
-        writer.db.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await fn(writeRepos);
-          writer.db.exec('COMMIT');
-          commits += 1;
-          return result;
-        } catch (error) {
-          writer.db.exec('ROLLBACK');
-          throw error;
-        } finally {
-          if (!durable) writer.db.exec('PRAGMA synchronous = FULL');
-        }
-      }),
+    transaction: (fn, options) => groupCommit.run(fn, options?.durable !== false),
     changeMark: () => {
       if (closed) return `closed.${++commits}`;
       return `${commits}.${otherCommitsMark()}`;
