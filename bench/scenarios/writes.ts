@@ -75,24 +75,28 @@ export async function writes(ctx: Context): Promise<Section> {
     if (stored < accepted || stored > accepted + cut) notes.push(`Stored payments (${fmtInt(stored)}) do not match the 202 responses (${fmtInt(accepted)}).`);
     else notes.push(`Every 202 is a stored payment: ${fmtInt(accepted)} answered 202, ${fmtInt(stored)} stored (the difference, at most one per connection per timed run, is requests in flight when a run's time was up).`);
 
-    // Syncs per payment: strace counts fsync/fdatasync while a fixed number of payments run.
+    // Syncs per payment: strace counts fsync/fdatasync while a fixed number of payments run, one at a time (each
+    // synced alone) and from every connection at once (concurrent payments share commits).
     if (straceAvailable()) {
-      const amount = 200;
-      const acceptedBefore = accepted;
-      const syncs = await countSyncs(server.pid, async () => {
-        const r = await load({
-          url,
-          method: 'POST',
-          headers,
-          body: PAYMENT,
-          setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `${prefix}-${sequence++}` } }),
-          connections: 1,
-          amount,
+      for (const connections of [1, options.connections]) {
+        const amount = 200 * connections;
+        const acceptedBefore = accepted;
+        const syncs = await countSyncs(server.pid, async () => {
+          const r = await load({
+            url,
+            method: 'POST',
+            headers,
+            body: PAYMENT,
+            setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `${prefix}-${sequence++}` } }),
+            connections,
+            amount,
+          });
+          accepted += r.statusCodes['202'] ?? 0;
         });
-        accepted += r.statusCodes['202'] ?? 0;
-      });
-      if (syncs !== undefined) notes.push(`Durability: ${fmtInt(syncs)} fsync/fdatasync calls by the server for ${fmtInt(accepted - acceptedBefore)} payments (strace, one connection): about ${(syncs / Math.max(1, accepted - acceptedBefore)).toFixed(2)} per payment.`);
-      else notes.push('Durability check skipped: strace could not attach.');
+        const payments = accepted - acceptedBefore;
+        if (syncs !== undefined) notes.push(`Durability: ${fmtInt(syncs)} fsync/fdatasync calls by the server for ${fmtInt(payments)} payments (strace, ${connections} connection${connections === 1 ? '' : 's'}): about ${(syncs / Math.max(1, payments)).toFixed(2)} per payment.`);
+        else notes.push('Durability check skipped: strace could not attach.');
+      }
     }
 
     const ours = medianOf(results['server: POST /payments (Idempotency-Key)']!, (r) => r.rps);
