@@ -5,12 +5,14 @@
 import { join } from 'node:path';
 import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
-import { spawnServer } from '../lib/server-target.ts';
+import type { Child } from '../lib/child.ts';
+import { spawnServers } from '../lib/server-target.ts';
 import { expectStatus, sendMany } from '../lib/http.ts';
 import type { Section } from '../lib/report.ts';
 import { sampleRss } from '../lib/proc.ts';
 import { fmtInt, fmtMb, fmtPercent, median } from '../lib/stats.ts';
 import type { ReceiverStats } from '../targets/receiver.ts';
+import type { ServerInfo } from '../targets/server.ts';
 
 /** The server's default delivery concurrency (AppOptions.webhooks.concurrency). */
 const DELIVERY_CONCURRENCY = 4;
@@ -19,23 +21,30 @@ export async function webhooks(ctx: Context): Promise<Section> {
   const { options } = ctx;
   const events = options.quick ? 300 : 3000;
   const receiver = await spawnChild<{ url: string; pid: number }>(new URL('../targets/receiver.ts', import.meta.url), {});
-  const server = await spawnServer(ctx, 'webhooks-server', {
-    databasePath: join(ctx.workdir, 'webhooks.sqlite'),
-    enroll: ['username'],
-    webhookConcurrency: DELIVERY_CONCURRENCY,
-  });
+  const { server, before } = await spawnServers(
+    ctx,
+    'webhooks',
+    { databasePath: join(ctx.workdir, 'webhooks.sqlite'), enroll: ['username'], webhookConcurrency: DELIVERY_CONCURRENCY },
+    join(ctx.workdir, 'webhooks-before.sqlite'),
+  );
   const sender = await spawnChild<{ pid: number }>(new URL('../targets/bare-sender.ts', import.meta.url), {});
   const verifier = await spawnChild<{ pid: number; bytes: number }>(new URL('../targets/verify-loop.ts', import.meta.url), {});
   const notes: string[] = [];
   try {
-    const enrolled = server.info.enrolled[0]!;
-    const headers = { authorization: enrolled.authorization, 'content-type': 'application/json' };
-    await expectStatus(`${server.info.url}/sandbox/webhook`, { method: 'PUT', headers, body: JSON.stringify({ url: receiver.info.url }) }, 200);
-    const settings = JSON.parse(Buffer.from((await expectStatus(`${server.info.url}/sandbox/webhook`, { headers }, 200)).body).toString()) as {
-      secrets: { secret: string }[];
+    /** Points the server's webhooks at the receiver; returns the headers of its enrolled user and its secrets. */
+    const register = async (target: Child<ServerInfo>) => {
+      const headers = { authorization: target.info.enrolled[0]!.authorization, 'content-type': 'application/json' };
+      await expectStatus(`${target.info.url}/sandbox/webhook`, { method: 'PUT', headers, body: JSON.stringify({ url: receiver.info.url }) }, 200);
+      const settings = JSON.parse(Buffer.from((await expectStatus(`${target.info.url}/sandbox/webhook`, { headers }, 200)).body).toString()) as {
+        secrets: { secret: string }[];
+      };
+      return { headers, secrets: settings.secrets.map((s) => s.secret) };
     };
-    const secrets = settings.secrets.map((s) => s.secret);
-    await receiver.call('secrets', secrets);
+    const current = await register(server);
+    const older = before && (await register(before));
+    const secrets = current.secrets;
+    // Either server's signature verifies.
+    await receiver.call('secrets', [...secrets, ...(older?.secrets ?? [])]);
 
     const waitFor = async (count: number, timeoutMs: number): Promise<ReceiverStats> => {
       const deadline = Date.now() + timeoutMs;
@@ -53,12 +62,12 @@ export async function webhooks(ctx: Context): Promise<Section> {
       delivered: number;
       failed: number;
     }
-    const viaServer = async (count: number): Promise<Delivery> => {
+    const viaServer = async (count: number, target = server, headers = current.headers): Promise<Delivery> => {
       await receiver.call('reset');
-      const rss = sampleRss(server.pid);
+      const rss = sampleRss(target.pid);
       const started = Date.now();
       const fired = await sendMany(
-        `${server.info.url}/sandbox/events`,
+        `${target.info.url}/sandbox/events`,
         { method: 'POST', headers, body: JSON.stringify({ type: 'webhook.test' }) },
         count,
         options.connections,
@@ -83,10 +92,12 @@ export async function webhooks(ctx: Context): Promise<Section> {
 
     ctx.log('webhooks: warm-up');
     await viaServer(Math.min(200, events));
+    if (before) await viaServer(Math.min(200, events), before, older!.headers);
     await bare(Math.min(200, events));
     ctx.log(`webhooks: ${options.rounds} round(s) of ${fmtInt(events)} events`);
-    const runs: Record<string, Delivery[]> = { server: [], bare: [] };
+    const runs: Record<string, Delivery[]> = { server: [], bare: [], ...(before ? { 'server before fixes': [] } : {}) };
     for (let round = 0; round < options.rounds; round++) {
+      if (before) runs['server before fixes']!.push(await viaServer(events, before, older!.headers));
       runs.server!.push(await viaServer(events));
       runs.bare!.push(await bare(events));
     }
@@ -98,6 +109,7 @@ export async function webhooks(ctx: Context): Promise<Section> {
     const serverRate = median(runs.server!.map((r) => r.perSecond));
     const bareRate = median(runs.bare!.map((r) => r.perSecond));
     const fireRate = median(runs.server!.map((r) => r.firedPerSecond!));
+    const beforeRate = before ? median(runs['server before fixes']!.map((r) => r.perSecond)) : undefined;
 
     ctx.log('webhooks: verifyWebhook calls per second');
     const verifySeconds = options.quick ? 1 : 3;
@@ -123,10 +135,13 @@ export async function webhooks(ctx: Context): Promise<Section> {
       tables: [
         {
           caption: 'Delivery to a local receiver',
-          headers: ['path', 'events/s', 'RSS peak MB of the sending process', 'vs limit'],
+          headers: ['path', 'events/s', 'fired/s', 'RSS peak MB of the sending process', 'vs limit'],
           rows: [
-            ['server: outbox → worker → receiver', fmtInt(serverRate), fmtMb(median(runs.server!.map((r) => r.rssPeak))), fmtPercent(serverRate / bareRate)],
-            ['limit: bare signed POSTs → receiver', fmtInt(bareRate), fmtMb(median(runs.bare!.map((r) => r.rssPeak))), '100.0 %'],
+            ...(beforeRate === undefined
+              ? []
+              : [['server before fixes', fmtInt(beforeRate), fmtInt(median(runs['server before fixes']!.map((r) => r.firedPerSecond!))), fmtMb(median(runs['server before fixes']!.map((r) => r.rssPeak))), fmtPercent(beforeRate / bareRate)]]),
+            ['server: outbox → worker → receiver', fmtInt(serverRate), fmtInt(fireRate), fmtMb(median(runs.server!.map((r) => r.rssPeak))), fmtPercent(serverRate / bareRate)],
+            ['limit: bare signed POSTs → receiver', fmtInt(bareRate), '', fmtMb(median(runs.bare!.map((r) => r.rssPeak))), '100.0 %'],
           ],
         },
         {
@@ -148,6 +163,7 @@ export async function webhooks(ctx: Context): Promise<Section> {
     await verifier.stop();
     await sender.stop();
     await server.stop();
+    await before?.stop();
     await receiver.stop();
   }
 }

@@ -84,9 +84,10 @@ export class DeliveryWorker {
   private schedule(delay: number): void {
     if (!this.running) return;
     this.cancelTick();
-    // A zero delay means now: setTimeout waits at least 1 ms, idling a delivery slot on every wake.
+    // A zero delay means now: setTimeout waits at least 1 ms, idling a delivery slot on every wake. The immediate
+    // stays referenced: an unreferenced one set after the loop's poll phase would wait for the next I/O or timer.
     if (delay <= 0) {
-      this.immediate = setImmediate(() => void this.tick()).unref();
+      this.immediate = setImmediate(() => void this.tick());
       return;
     }
     this.timer = setTimeout(() => void this.tick(), delay).unref();

@@ -1,0 +1,38 @@
+// The delivery worker on its own, with nothing else in this file to wake the event loop: a wake that waits
+// for other I/O or a timer stalls the deliveries for seconds, which the test's timeout turns into a failure
+// (they take milliseconds otherwise).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openStore } from '../src/index.ts';
+import { defaultRetry, DeliveryWorker } from '../src/webhooks/worker.ts';
+
+test('a worker goes from one delivery to the next by itself, with no other timer or I/O to wake it', { timeout: 5_000 }, async () => {
+  // Outcomes commit in a later turn of the event loop (group commit): the wake that follows must still run.
+  const store = openStore({ path: ':memory:' });
+  await store.transaction(async (tx) => {
+    await tx.outbox.insertEvent({ id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 });
+    for (const id of ['dlv_1', 'dlv_2', 'dlv_3']) {
+      await tx.outbox.insertDelivery({
+        id, event_id: 'evt_1', event_type: 'webhook.test', url: 'http://127.0.0.1:9/webhooks', status: 'pending', attempts: 0,
+        last_status: null, last_error: null, next_attempt_at: 1000, delivered_at: null, created_at: 1000,
+      });
+    }
+  });
+  let attempts = 0;
+  const { promise: third, resolve } = Promise.withResolvers<void>();
+  const worker = new DeliveryWorker({
+    store, now: () => 2000, render: async () => '{}', secrets: async () => ['whsec_test_secret_value'],
+    // One at a time, and a poll far away (its timer does not keep the process alive).
+    retry: defaultRetry, timeoutMs: 1000, pollMs: 3_600_000, concurrency: 1,
+    fetch: async () => {
+      if (++attempts === 3) resolve();
+      return new Response(null, { status: 204 });
+    },
+  });
+  worker.start();
+  await third;
+  await worker.stop();
+  assert.deepEqual((await store.outbox.listDeliveries(10)).map((d) => d.status), ['delivered', 'delivered', 'delivered']);
+  await store.close();
+});
+
