@@ -380,9 +380,10 @@ describe('sqlite only', () => {
         outcomes.slice(0, 4).map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : outcome.reason)),
         [[1, true], [2, true], [3, true], [4, true]],
       );
-      assert.equal(outcomes[4]!.status === 'rejected' && (outcomes[4].reason as Error).message, 'refused');
-      assert.ok(outcomes[5]!.status === 'rejected' && outcomes[5].reason instanceof UniqueViolation);
-      assert.equal(outcomes[6]!.status, 'fulfilled');
+      const [refused, duplicate, late] = outcomes.slice(4);
+      assert.equal(refused?.status === 'rejected' && (refused.reason as Error).message, 'refused');
+      assert.ok(duplicate?.status === 'rejected' && duplicate.reason instanceof UniqueViolation);
+      assert.equal(late?.status, 'fulfilled');
       for (const id of ['enr_refused', 'enr_dup_first']) assert.equal(committedElsewhere(id), false, `${id} rolled back`);
       assert.equal(committedElsewhere('enr_late'), true);
       assert.deepEqual(statements.filter((sql) => sql === 'COMMIT'), ['COMMIT'], 'one commit for the seven');

@@ -19,7 +19,10 @@ test('a worker goes from one delivery to the next by itself, with no other timer
     }
   });
   let attempts = 0;
-  const { promise: third, resolve } = Promise.withResolvers<void>();
+  let resolve = () => {};
+  const third = new Promise<void>((settle) => {
+    resolve = settle;
+  });
   const worker = new DeliveryWorker({
     store, now: () => 2000, render: async () => '{}', secrets: async () => ['whsec_test_secret_value'],
     // One at a time, and a poll far away (its timer does not keep the process alive).
