@@ -14,6 +14,7 @@ import { UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/s
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
 import { GroupCommit } from '../src/storage/sqlite/group-commit.ts';
 import { watchWalIndex, WAL_INDEX_VERSION } from '../src/storage/sqlite/wal-index.ts';
+import { pendingDelivery, testEvent } from './helpers/outbox.ts';
 import { describeUnless, storeKinds, type StoreKind } from './helpers/stores.ts';
 
 const enrollment = (id: string) => ({
@@ -79,19 +80,6 @@ const txn = (accountId: string, seq: number, date: string): TransactionRow => ({
   enrich_at: null,
 });
 
-const delivery = (id: string, due: number): DeliveryRow => ({
-  id,
-  event_id: 'evt_1',
-  event_type: 'webhook.test',
-  url: 'http://127.0.0.1:9/webhooks',
-  status: 'pending',
-  attempts: 0,
-  last_status: null,
-  last_error: null,
-  next_attempt_at: due,
-  delivered_at: null,
-  created_at: due,
-});
 
 /** What differs in looking at each database from the outside. */
 interface Inspect {
@@ -258,9 +246,9 @@ for (const kind of await storeKinds()) {
 
     test('claims: due deliveries oldest first, each to one claimer until its lease runs out', async () => {
       await store.transaction(async (tx) => {
-        await tx.outbox.insertEvent({ id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 });
-        for (let i = 1; i <= 30; i++) await tx.outbox.insertDelivery(delivery(`dlv_${String(i).padStart(2, '0')}`, 1000 + i));
-        await tx.outbox.insertDelivery(delivery('dlv_later', 5000));
+        await tx.outbox.insertEvent(testEvent);
+        for (let i = 1; i <= 30; i++) await tx.outbox.insertDelivery(pendingDelivery(`dlv_${String(i).padStart(2, '0')}`, 1000 + i));
+        await tx.outbox.insertDelivery(pendingDelivery('dlv_later', 5000));
       });
       const first = await store.transaction((tx) => tx.outbox.claimDue(2000, 5, 10_000));
       assert.deepEqual(first.map((d) => d.id), ['dlv_01', 'dlv_02', 'dlv_03', 'dlv_04', 'dlv_05']);

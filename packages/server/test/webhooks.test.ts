@@ -7,6 +7,7 @@ import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { openStore, signBody } from '../src/index.ts';
 import type { Store } from '../src/storage/store.ts';
 import { backoff, defaultRetry, DeliveryWorker } from '../src/webhooks/worker.ts';
+import { insertPending } from './helpers/outbox.ts';
 import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
@@ -27,15 +28,7 @@ describe('signatures', () => {
 
   test('a worker stopped while claiming hands the deliveries back, due at once, and attempts none', async () => {
     const store = openStore({ path: ':memory:' });
-    await store.transaction(async (tx) => {
-      await tx.outbox.insertEvent({ id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 });
-      for (const id of ['dlv_1', 'dlv_2']) {
-        await tx.outbox.insertDelivery({
-          id, event_id: 'evt_1', event_type: 'webhook.test', url: 'http://127.0.0.1:9/webhooks', status: 'pending', attempts: 0,
-          last_status: null, last_error: null, next_attempt_at: 1000, delivered_at: null, created_at: 1000,
-        });
-      }
-    });
+    await store.transaction((tx) => insertPending(tx, ['dlv_1', 'dlv_2'], 1000));
     let worker: DeliveryWorker | undefined;
     let stopped: Promise<void> | undefined;
     let claims = 0;

@@ -5,19 +5,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openStore } from '../src/index.ts';
 import { defaultRetry, DeliveryWorker } from '../src/webhooks/worker.ts';
+import { insertPending } from './helpers/outbox.ts';
 
 test('a worker goes from one delivery to the next by itself, with no other timer or I/O to wake it', { timeout: 5_000 }, async () => {
   // Outcomes commit in a later turn of the event loop (group commit): the wake that follows must still run.
   const store = openStore({ path: ':memory:' });
-  await store.transaction(async (tx) => {
-    await tx.outbox.insertEvent({ id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 });
-    for (const id of ['dlv_1', 'dlv_2', 'dlv_3']) {
-      await tx.outbox.insertDelivery({
-        id, event_id: 'evt_1', event_type: 'webhook.test', url: 'http://127.0.0.1:9/webhooks', status: 'pending', attempts: 0,
-        last_status: null, last_error: null, next_attempt_at: 1000, delivered_at: null, created_at: 1000,
-      });
-    }
-  });
+  await store.transaction((tx) => insertPending(tx, ['dlv_1', 'dlv_2', 'dlv_3'], 1000));
   let attempts = 0;
   let resolve = () => {};
   const third = new Promise<void>((settle) => {

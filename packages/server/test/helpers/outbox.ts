@@ -1,0 +1,25 @@
+// Outbox rows for tests that drive the delivery worker or the store's claims directly.
+import type { DeliveryRow, EventRow, Repos } from '../../src/storage/store.ts';
+
+export const testEvent: EventRow = { id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 };
+
+/** A pending delivery of `testEvent`, due at `due`. */
+export const pendingDelivery = (id: string, due: number): DeliveryRow => ({
+  id,
+  event_id: testEvent.id,
+  event_type: testEvent.type,
+  url: 'http://127.0.0.1:9/webhooks',
+  status: 'pending',
+  attempts: 0,
+  last_status: null,
+  last_error: null,
+  next_attempt_at: due,
+  delivered_at: null,
+  created_at: due,
+});
+
+/** Records `testEvent` and a pending delivery of it per id, all due at `due`. */
+export async function insertPending(tx: Repos, ids: string[], due: number): Promise<void> {
+  await tx.outbox.insertEvent(testEvent);
+  for (const id of ids) await tx.outbox.insertDelivery(pendingDelivery(id, due));
+}
