@@ -61,23 +61,34 @@ export class GroupCommit<Tx> {
       for (const pending of batch) pending.reject(new Error(why));
       return;
     }
-    const { db } = this.options;
     // In WAL mode, NORMAL commits without syncing the log; the next FULL commit syncs it, this one included.
     const durable = batch.some((pending) => pending.durable);
     try {
-      if (!durable) db.exec('PRAGMA synchronous = NORMAL');
+      if (!durable) this.options.db.exec('PRAGMA synchronous = NORMAL');
+      await this.commit(batch);
+    } finally {
+      if (!durable) this.options.db.exec('PRAGMA synchronous = FULL');
+      // On to what was asked for meanwhile (or handed back by a batch that SQLite rolled back).
+      if (this.queue.length > 0) this.schedule();
+    }
+  }
+
+  /** Runs `batch` in one SQLite transaction, each in a savepoint, and settles each once that is committed or not. */
+  private async commit(batch: Pending<Tx>[]): Promise<void> {
+    const { db } = this.options;
+    try {
       db.exec('BEGIN IMMEDIATE');
     } catch (error) {
       for (const pending of batch) pending.reject(error);
-      this.restoreSync(durable);
       return;
     }
     const done: { pending: Pending<Tx>; result: unknown }[] = [];
     for (const [index, pending] of batch.entries()) {
       try {
         db.exec('SAVEPOINT tx');
-        done.push({ pending, result: await pending.fn(this.options.tx) });
+        const result = await pending.fn(this.options.tx);
         db.exec('RELEASE tx');
+        done.push({ pending, result });
       } catch (error) {
         pending.reject(error);
         if (db.isTransaction) {
@@ -89,7 +100,6 @@ export class GroupCommit<Tx> {
         // and the ones after go in the next batch.
         for (const { pending: before } of done) before.reject(error);
         this.queue.unshift(...batch.slice(index + 1));
-        this.restoreSync(durable);
         return;
       }
     }
@@ -98,17 +108,9 @@ export class GroupCommit<Tx> {
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');
       for (const { pending } of done) pending.reject(error);
-      this.restoreSync(durable);
       return;
     }
     this.options.committed();
     for (const { pending, result } of done) pending.resolve(result);
-    this.restoreSync(durable);
-  }
-
-  /** Back to syncing every commit, and on to what was asked for meanwhile. */
-  private restoreSync(durable: boolean): void {
-    if (!durable) this.options.db.exec('PRAGMA synchronous = FULL');
-    if (this.queue.length > 0) this.schedule();
   }
 }
