@@ -1,8 +1,8 @@
 // `npm run generate:clients`: the Python and Go clients of the current version, into clients/.
+import { skipWhenMissing } from '@aggregation/test-support';
 import { generateGoClient } from './go.ts';
 import { bundlePath, goClientDir, pythonClientDir } from './paths.ts';
 import { ensureVenv, generatePythonClient } from './python.ts';
-import { skipWhenMissing } from '@aggregation/test-support';
 import { findToolchain, missingTool } from './toolchain.ts';
 
 const toolchain = findToolchain();

@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { openStore, signBody } from '../src/index.ts';
 import type { Store } from '../src/storage/store.ts';
-import { backoff, defaultRetry, DeliveryWorker } from '../src/webhooks/worker.ts';
-import { insertPending } from './helpers/outbox.ts';
+import { backoff, type DeliveryWorker } from '../src/webhooks/worker.ts';
+import { insertPending, testWorker } from './helpers/outbox.ts';
 import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
@@ -42,9 +42,8 @@ describe('signatures', () => {
       },
     };
     const attempts: string[] = [];
-    worker = new DeliveryWorker({
-      store: stopAfterClaim, now: () => 2000, render: async () => '{}', secrets: async () => ['whsec_test_secret_value'],
-      retry: defaultRetry, timeoutMs: 1000, pollMs: 1000, concurrency: 4, leaseMs: 60_000,
+    worker = testWorker({
+      store: stopAfterClaim, pollMs: 1000, concurrency: 4, leaseMs: 60_000,
       fetch: async (url) => {
         attempts.push(String(url));
         return new Response(null, { status: 204 });

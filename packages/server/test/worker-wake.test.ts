@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openStore } from '../src/index.ts';
-import { defaultRetry, DeliveryWorker } from '../src/webhooks/worker.ts';
-import { insertPending } from './helpers/outbox.ts';
+import { insertPending, testWorker } from './helpers/outbox.ts';
 
 test('a worker goes from one delivery to the next by itself, with no other timer or I/O to wake it', { timeout: 5_000 }, async () => {
   // Outcomes commit in a later turn of the event loop (group commit): the wake that follows must still run.
@@ -16,10 +15,9 @@ test('a worker goes from one delivery to the next by itself, with no other timer
   const third = new Promise<void>((settle) => {
     resolve = settle;
   });
-  const worker = new DeliveryWorker({
-    store, now: () => 2000, render: async () => '{}', secrets: async () => ['whsec_test_secret_value'],
+  const worker = testWorker({
     // One at a time, and a poll far away (its timer does not keep the process alive).
-    retry: defaultRetry, timeoutMs: 1000, pollMs: 3_600_000, concurrency: 1,
+    store, pollMs: 3_600_000, concurrency: 1,
     fetch: async () => {
       if (++attempts === 3) resolve();
       return new Response(null, { status: 204 });

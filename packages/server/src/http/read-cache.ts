@@ -70,7 +70,7 @@ export class ReadCache {
    * stale; returns false at once, without calling `decide`, when nothing is kept for `key`. Validity is checked
    * once per turn of the event loop, after the turn has read its requests: the store's change mark is always read
    * after the request arrived, so a commit acknowledged before the request was sent is seen, and the requests
-   * of one turn share one read of the mark (on SQLite, a pragma with file-lock system calls).
+   * of one turn share one read of the mark (on SQLite, a read of the WAL-index header).
    */
   check(key: string, incoming: IncomingMessage, decide: (entry: Entry | undefined) => void): boolean {
     const entry = this.entries.get(key);

@@ -1,5 +1,6 @@
-// Outbox rows for tests that drive the delivery worker or the store's claims directly.
+// Outbox rows, and a delivery worker, for tests that drive the worker or the store's claims directly.
 import type { DeliveryRow, EventRow, Repos } from '../../src/storage/store.ts';
+import { defaultRetry, DeliveryWorker, type WorkerOptions } from '../../src/webhooks/worker.ts';
 
 export const testEvent: EventRow = { id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 };
 
@@ -22,4 +23,16 @@ export const pendingDelivery = (id: string, due: number): DeliveryRow => ({
 export async function insertPending(tx: Repos, ids: string[], due: number): Promise<void> {
   await tx.outbox.insertEvent(testEvent);
   for (const id of ids) await tx.outbox.insertDelivery(pendingDelivery(id, due));
+}
+
+/** A worker at a fixed time (2000, after `insertPending(..., 1000)`) that sends through `options.fetch`. */
+export function testWorker(options: Pick<WorkerOptions, 'store' | 'fetch' | 'pollMs' | 'concurrency'> & Partial<WorkerOptions>): DeliveryWorker {
+  return new DeliveryWorker({
+    now: () => 2000,
+    render: async () => '{}',
+    secrets: async () => ['whsec_test_secret_value'],
+    retry: defaultRetry,
+    timeoutMs: 1000,
+    ...options,
+  });
 }
