@@ -202,7 +202,7 @@ export class ContractValidator {
     if (!matched) return [{ where, message: 'no documented operation for this method and path' }];
     const pointerBase = `#/paths/${matched.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${input.method.toLowerCase()}/responses`;
     const responses = (matched.operation.responses ?? {}) as Record<string, unknown>;
-    const statusKey = [String(input.status), `${String(input.status)[0]}XX`, 'default'].find((key) => key in responses);
+    const statusKey = [String(input.status), `${String(input.status)[0]}XX`, 'default'].find((key) => Object.hasOwn(responses, key));
     if (!statusKey) return [{ where, message: `status ${input.status} is not documented for this operation` }];
     const response = deref(this.doc, responses[statusKey]);
     const problems: ValidationProblem[] = [];
@@ -229,8 +229,10 @@ export class ContractValidator {
       return problems;
     }
     const contentType = (headers.get('content-type') ?? '').split(';')[0]!.trim();
-    const mediaKey = contentType in content ? contentType : Object.keys(content)[0]!;
-    if (!(contentType in content)) problems.push({ where, message: `content type "${contentType}" is not documented` });
+    // Own keys only: a content type such as `constructor` is not a documented one.
+    const documented = Object.hasOwn(content, contentType);
+    const mediaKey = documented ? contentType : Object.keys(content)[0]!;
+    if (!documented) problems.push({ where, message: `content type "${contentType}" is not documented` });
     const responsePointer = pointerTo(this.doc, responses[statusKey], `${pointerBase}/${statusKey}`);
     const schemaPointer = `${responsePointer}/content/${mediaKey.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
     problems.push(...this.validateAt(schemaPointer, input.body).map((p) => ({ ...p, where })));

@@ -3,7 +3,7 @@
 // ContractValidator, and the failures turned into `params` naming each field.
 import { ContractValidator, deref, listOperations, type DocumentName, type JsonObject } from '@aggregation/openapi/contract';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import type { ErrorParams } from '../domain/errors.ts';
+import { addParam, newParams, type ErrorParams } from '../domain/errors.ts';
 
 export type ParamLocation = 'path' | 'query' | 'header';
 
@@ -127,10 +127,8 @@ export class RequestValidator {
   validate(operationId: string, input: RequestInput): { ok: true; value: ValidatedRequest } | { ok: false; params: ErrorParams } {
     const check = this.operations.get(operationId);
     if (!check) throw new Error(`operation ${operationId} is not in the description`);
-    const errors: ErrorParams = {};
-    const add = (field: string, message: string) => {
-      (errors[field] ??= []).includes(message) || errors[field]!.push(message);
-    };
+    const errors = newParams();
+    const add = (field: string, message: string) => addParam(errors, field, message);
     const params: Record<string, unknown> = {};
 
     for (const param of check.params) {
@@ -200,9 +198,9 @@ function coerceForm(contract: ContractValidator, schema: JsonObject, value: unkn
   }
   const resolved = deref(contract.doc, schema);
   const properties = (resolved.properties ?? {}) as Record<string, JsonObject>;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = properties[key] ? coerceForm(contract, properties[key], child) : child;
+    out[key] = Object.hasOwn(properties, key) ? coerceForm(contract, properties[key]!, child) : child;
   }
   return out;
 }
@@ -231,7 +229,7 @@ function messageOf(error: ErrorObject): string {
 
 /** Names the field of each error, dotted for nested fields (`payee.address`). */
 function fieldErrors(errors: ErrorObject[]): ErrorParams {
-  const out: ErrorParams = {};
+  const out = newParams();
   for (const error of errors) {
     if (error.keyword === 'oneOf' || error.keyword === 'anyOf' || error.keyword === 'if') continue;
     const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -239,8 +237,7 @@ function fieldErrors(errors: ErrorObject[]): ErrorParams {
     if (error.keyword === 'required') segments.push(String(params.missingProperty));
     if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
     const field = segments.length > 0 ? segments.join('.') : 'body';
-    const message = messageOf(error);
-    (out[field] ??= []).includes(message) || out[field]!.push(message);
+    addParam(out, field, messageOf(error));
   }
   if (Object.keys(out).length === 0 && errors.length > 0) out.body = [messageOf(errors[0]!)];
   return out;
@@ -258,7 +255,7 @@ function bodyErrors(media: MediaCheck, body: unknown): ErrorParams {
     meant.validate(body);
     return fieldErrors(meant.validate.errors ?? []);
   }
-  const out: ErrorParams = {};
+  const out = newParams();
   for (const key of new Set(media.branches.flatMap((branch) => Object.keys(branch.consts)))) {
     const allowed = media.branches.map((branch) => branch.consts[key]).filter((value) => value !== undefined);
     out[key] = [data[key] === undefined ? 'is required' : `must be one of: ${allowed.join(', ')}`];

@@ -3,6 +3,18 @@
 
 export type ErrorParams = Record<string, string[]>;
 
+/**
+ * Params keyed by field names that come from requests: a prototype-less object, so that a field
+ * named `constructor` or `__proto__` is a key like any other.
+ */
+export const newParams = (): ErrorParams => Object.create(null) as ErrorParams;
+
+/** Adds `message` to `field` once. */
+export function addParam(params: ErrorParams, field: string, message: string): void {
+  const messages = Object.hasOwn(params, field) ? params[field]! : (params[field] = []);
+  if (!messages.includes(message)) messages.push(message);
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;

@@ -17,18 +17,25 @@ export interface Validators {
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
-/** `a=1&b[c]=2` to `{a: '1', b: {c: '2'}}`. */
+/** Names that would reach an object's prototype if walked as keys. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * `a=1&b[c]=2` to `{a: '1', b: {c: '2'}}`, in prototype-less objects. A name with a segment that
+ * would walk a prototype (`__proto__[x]=1`) is refused: 422 naming the field.
+ */
 export function parseForm(text: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const [name, value] of new URLSearchParams(text)) {
     const path = name.split(/\[|\]\[|\]/).filter((part, index) => index === 0 || part !== '');
+    if (path.some((key) => PROTOTYPE_KEYS.has(key))) throw unprocessable({ [name]: ['is not allowed'] });
     let node = out;
     for (const [index, key] of path.entries()) {
       if (index === path.length - 1) {
         node[key] = value;
       } else {
         const child = node[key];
-        node = (typeof child === 'object' && child !== null ? child : (node[key] = {})) as Record<string, unknown>;
+        node = (typeof child === 'object' && child !== null ? child : (node[key] = Object.create(null))) as Record<string, unknown>;
       }
     }
   }

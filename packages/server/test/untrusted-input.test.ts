@@ -1,0 +1,83 @@
+// Hostile request input: keys named like Object.prototype members, NUL bytes and lone surrogates.
+// Each answers 4xx in the error shape, changes nothing and leaves the server serving everyone.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testApp, type TestApp } from './helpers/harness.ts';
+import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
+
+const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
+const payment = { amount: '5.00', memo: 'rent', payee };
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];
+const prototypeNames = Object.getOwnPropertyNames(Object.prototype);
+
+describe('keys named like Object.prototype members', () => {
+  let t: TestApp;
+  let token: string;
+  let checking: any;
+
+  before(async () => {
+    t = testApp();
+    const created = await t.enroll();
+    token = created.token;
+    checking = created.accounts[0];
+  });
+  after(() => t.close());
+
+  test('a form body walking __proto__ is refused and pollutes nothing; later writes still work', async () => {
+    for (const form of [
+      '__proto__[polluted]=yes',
+      'username=username&password=password&__proto__[polluted]=yes',
+      'constructor[prototype][polluted]=yes',
+      'a[__proto__][polluted]=yes',
+    ]) {
+      const reply = await t.call('POST', '/sandbox/enrollments', { form });
+      assert.ok(reply.status === 422 || reply.status === 400, `${form}: ${reply.status} ${reply.text}`);
+      assert.equal(typeof reply.body.error.code, 'string');
+      assert.equal(({} as Record<string, unknown>).polluted, undefined, `${form} polluted Object.prototype`);
+    }
+    const after = await t.call('POST', `/accounts/${checking.id}/payees`, { token, json: payee });
+    assert.equal(after.status, 200, after.text);
+  });
+
+  for (const name of PROTOTYPE_NAMES) {
+    test(`an extra "${name}" field answers 422 with params, in JSON and form bodies, on every operation with a body`, async () => {
+      const bodies: [string, string, Record<string, unknown>, string | undefined][] = [
+        ['POST', `/accounts/${checking.id}/payments`, payment, token],
+        ['POST', `/accounts/${checking.id}/payees`, payee, token],
+        ['POST', '/sandbox/enrollments', { username: 'username', password: 'password' }, undefined],
+        ['POST', '/sandbox/clock/advance', { days: 1 }, token],
+        ['POST', '/sandbox/enrollment/disconnect', {}, token],
+        ['POST', `/sandbox/accounts/${checking.id}/close`, {}, token],
+        ['PUT', '/sandbox/webhook', { url: null }, token],
+        ['POST', '/sandbox/webhook/secrets', { expire_current_at: '2030-01-01T00:00:00Z' }, token],
+        ['POST', '/sandbox/events', { type: 'webhook.test' }, token],
+      ];
+      for (const [method, path, body, auth] of bodies) {
+        const json = `{${JSON.stringify(name)}:1,${JSON.stringify(body).slice(1)}`.replace(',}', '}');
+        const asJson = await t.call(method, path, { ...(auth ? { token: auth } : {}), body: json, headers: { 'content-type': 'application/json' } });
+        assert.equal(asJson.status, 422, `${method} ${path} JSON: ${asJson.text}`);
+        assert.ok(asJson.body.error.params, `${method} ${path} JSON: ${asJson.text}`);
+        const form = `${encodeURIComponent(name)}=1&${new URLSearchParams(body as Record<string, string>)}`;
+        const asForm = await t.call(method, path, { ...(auth ? { token: auth } : {}), form });
+        assert.equal(asForm.status, 422, `${method} ${path} form: ${asForm.text}`);
+      }
+      assert.deepEqual(Object.getOwnPropertyNames(Object.prototype), prototypeNames);
+    });
+  }
+
+  test('a nested __proto__ in a JSON body is refused; the payment is not made', async () => {
+    const before = await t.call('GET', `/accounts/${checking.id}/payments`, { token });
+    const body = `{"amount":"5.00","memo":"x","payee":{"__proto__":{"polluted":"yes"},"scheme":"zelle","address":"a@example.com","name":"A","type":"person"}}`;
+    const reply = await t.call('POST', `/accounts/${checking.id}/payments`, { token, body, headers: { 'content-type': 'application/json' } });
+    assert.equal(reply.status, 422, reply.text);
+    const afterwards = await t.call('GET', `/accounts/${checking.id}/payments`, { token });
+    assert.equal(afterwards.body.length, before.body.length);
+  });
+
+  test('query parameters named like prototype members are ignored like any unknown parameter', async () => {
+    for (const query of ['__proto__=1', 'constructor=1', '__proto__[polluted]=yes', 'toString=1&count=2']) {
+      const reply = await t.call('GET', `/accounts/${checking.id}/transactions?${query}`, { token });
+      assert.equal(reply.status, 200, `${query}: ${reply.text}`);
+    }
+  });
+});
