@@ -13,7 +13,7 @@ import { activeSecrets, ensureSigningSecret } from './domain/webhooks.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppEnv, Runtime } from './http/env.ts';
 import { errorResponse, notFoundResponse } from './http/middleware/errors.ts';
-import { callerOf, rateLimit, TokenBuckets, type RateLimit } from './http/middleware/rate-limit.ts';
+import { addressCaller, limitRate, rateLimitByAddress, TokenBuckets, type RateLimit } from './http/middleware/rate-limit.ts';
 import { MAX_BODY_BYTES, type Validators } from './http/middleware/validate.ts';
 import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts';
 import { ReadCache, readCacheKey, replay, type ReadCacheOptions } from './http/read-cache.ts';
@@ -151,7 +151,8 @@ export function createApp(options: AppOptions = {}): App {
     onError: logError,
   });
 
-  const runtime: Runtime = { deps, defaultVersion, sandbox };
+  const buckets = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
+  const runtime: Runtime = { deps, defaultVersion, sandbox, rateLimit: buckets };
   const app = new Hono<AppEnv>();
   const accessLog = options.accessLog;
   const logAccess = (method: string, url: string, status: number, started: number, version: string | null, note = '') => {
@@ -168,7 +169,16 @@ export function createApp(options: AppOptions = {}): App {
   const validators = loadValidators(sandbox);
   const documented = [...validators.api.values()].slice(0, 1).concat(validators.sandbox ? [validators.sandbox] : []);
   app.onError((error, c) => errorResponse(c, error, logError));
-  app.notFound(notFoundResponse((path) => documented.flatMap((validator) => validator.contract.allowedMethods(path))));
+  const answerNotFound = notFoundResponse((path) => documented.flatMap((validator) => validator.contract.allowedMethods(path)));
+  // Requests no route takes count against the client address like unauthenticated ones.
+  app.notFound((c) => {
+    try {
+      limitRate(buckets, addressCaller(c.env?.incoming));
+    } catch (error) {
+      return errorResponse(c, error, logError);
+    }
+    return answerNotFound(c);
+  });
   app.use(versionMiddleware(defaultVersion, options.publicUrl?.replace(/\/$/, '')));
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
@@ -179,8 +189,6 @@ export function createApp(options: AppOptions = {}): App {
   // Only methods that carry a body: bodyLimit reads `c.req.raw.body`, which makes the adapter build a
   // full Request (with an abort signal) per request, a large share of a GET's cost and of its garbage.
   app.use((c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
-  const buckets = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
-  if (buckets) app.use(rateLimit(buckets));
 
   const readCache =
     options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
@@ -191,6 +199,7 @@ export function createApp(options: AppOptions = {}): App {
   paymentRoutes(r, runtime);
   if (sandbox) sandboxRoutes(r, runtime);
   // The rendered reference of every document, next to the API it describes.
+  if (buckets) app.use('/docs/*', rateLimitByAddress(runtime));
   app.route('/docs', docsApp());
 
   if (options.webhooks?.autostart !== false) worker.start();
@@ -201,7 +210,7 @@ export function createApp(options: AppOptions = {}): App {
     const started = performance.now();
     const kept = readCache!.check(key, incoming, (entry) => {
       // A caller out of tokens goes to the app, which answers the 429.
-      if (!entry || buckets?.take(callerOf(incoming, incoming.headers.authorization)) !== undefined) return pass();
+      if (!entry || buckets?.take(entry.caller ?? addressCaller(incoming)) !== undefined) return pass();
       replay(entry, outgoing);
       if (accessLog) logAccess('GET', incoming.url!, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), ' (replayed)');
     });

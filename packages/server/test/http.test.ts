@@ -148,6 +148,64 @@ describe('rate limiting', () => {
       await running.close();
     }
   });
+
+  /** Statuses of `requests` sent one after another; `send` gets the request's index. */
+  const statuses = async (requests: number, send: (index: number) => Promise<Response>) => {
+    const out: number[] = [];
+    for (let i = 0; i < requests; i++) {
+      const response = await send(i);
+      await response.arrayBuffer();
+      out.push(response.status);
+    }
+    return out;
+  };
+  /** Basic credentials for the token with a password authentication ignores. */
+  const withPassword = (token: string, password: string) => `Basic ${Buffer.from(`${token}:${password}`).toString('base64')}`;
+
+  test('a token is one caller whatever password comes with it', async () => {
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 3 }, readCache: false });
+    try {
+      // Enrolled in-process: the enrollment's bucket is the only one the requests below can use.
+      const { token } = await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' });
+      const seen = await statuses(5, (i) => fetch(`${running.url}/accounts`, { headers: { authorization: withPassword(token, String(i)) } }));
+      assert.deepEqual(seen.slice(0, 3), [200, 200, 200]);
+      assert.deepEqual(seen.slice(3), [429, 429]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('unauthenticated routes count by client address, whatever Authorization says', async () => {
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 3 } });
+    try {
+      const seen = await statuses(5, (i) =>
+        fetch(`${running.url}/sandbox/enrollments`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Basic junk${i}` },
+          body: JSON.stringify({ username: 'username', password: 'password' }),
+        }),
+      );
+      assert.deepEqual(seen, [201, 201, 201, 429, 429]);
+      // Unknown tokens are no identity either: they share the address's bucket.
+      const unknown = await fetch(`${running.url}/accounts`, { headers: { authorization: basic('test_token_unknown') } });
+      assert.equal(unknown.status, 429);
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('replayed reads count against the same caller as rendered ones', async () => {
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 3 } });
+    try {
+      const { token } = await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' });
+      // a, a (replayed), b, b (replayed): four requests of one enrollment.
+      const seen = await statuses(4, (i) => fetch(`${running.url}/accounts`, { headers: { authorization: withPassword(token, i < 2 ? 'a' : 'b') } }));
+      assert.ok(running.app.readCache!.hits >= 1, 'some reads were replayed');
+      assert.deepEqual(seen, [200, 200, 200, 429]);
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 function hasOpenssl(): boolean {

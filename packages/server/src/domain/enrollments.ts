@@ -125,9 +125,12 @@ function accountRow(enrollment: EnrollmentRow, plan: AccountPlan, position: numb
   return row;
 }
 
-/** The enrollment a token belongs to; 403 when unknown or revoked. */
-export async function enrollmentForToken(deps: Deps, token: string): Promise<EnrollmentRow> {
-  const enrollment = await deps.store.enrollments.getByTokenHash(hashToken(token));
+/** The enrollment a token names, usable or not; undefined when none. */
+export const findEnrollmentByToken = (deps: Deps, token: string): Promise<EnrollmentRow | undefined> =>
+  deps.store.enrollments.getByTokenHash(hashToken(token));
+
+/** The enrollment a token named, if it may be used; 403 when unknown or revoked. */
+export function usableEnrollment(enrollment: EnrollmentRow | undefined): EnrollmentRow {
   if (!enrollment) throw forbidden('The access token is not valid.');
   if (enrollment.revoked_at !== null) throw forbidden('The access token was revoked.');
   return enrollment;

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Deps } from '../domain/context.ts';
 import type { EnrollmentRow } from '../storage/store.ts';
+import type { TokenBuckets } from './middleware/rate-limit.ts';
 
 export interface AppVariables {
   /** The version serving the request. */
@@ -31,4 +32,6 @@ export interface Runtime {
   deps: Deps;
   defaultVersion: string;
   sandbox: boolean;
+  /** Per-caller request budgets; undefined when requests are not limited. */
+  rateLimit: TokenBuckets | undefined;
 }

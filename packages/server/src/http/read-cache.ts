@@ -11,6 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { Now } from '../domain/clock.ts';
 import type { EnrollmentRow, Store } from '../storage/store.ts';
 import type { AppEnv } from './env.ts';
+import { enrollmentCaller } from './middleware/rate-limit.ts';
 import { VERSION_HEADER } from './middleware/version.ts';
 
 export interface ReadCacheOptions {
@@ -27,6 +28,8 @@ interface Entry {
   expiresAt: number;
   /** Live enrollments: the request must come with a verified TLS client certificate. */
   live: boolean;
+  /** The rate limit's caller for the enrollment that read it; undefined for reads without a token (by address). */
+  caller: string | undefined;
   headers: OutgoingHttpHeaders;
   body: Buffer;
 }
@@ -124,7 +127,14 @@ export class ReadCache {
       const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
       headers['content-length'] = bytes.length;
       const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
-      this.entries.set(key, { mark, expiresAt: expiryOf(enrollment), live: enrollment?.mode === 'live', headers, body: bytes });
+      this.entries.set(key, {
+        mark,
+        expiresAt: expiryOf(enrollment),
+        live: enrollment?.mode === 'live',
+        caller: enrollment ? enrollmentCaller(enrollment) : undefined,
+        headers,
+        body: bytes,
+      });
     };
   }
 }

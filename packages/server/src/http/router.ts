@@ -1,9 +1,10 @@
 // Declares a route of the description: its operation, and the middleware it needs
-// (read capture, authentication, enrollment status header, request validation) in that order.
+// (rate limit, read capture, authentication, enrollment status header, request validation) in that order.
 import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppContext, AppEnv, Runtime } from './env.ts';
 import { authenticate } from './middleware/auth.ts';
 import { enrollmentStatusHeader } from './middleware/enrollment-status.ts';
+import { rateLimitByAddress } from './middleware/rate-limit.ts';
 import { validateRequest, type Validators } from './middleware/validate.ts';
 import type { ReadCache } from './read-cache.ts';
 
@@ -29,6 +30,8 @@ export function router(app: Hono<AppEnv>, runtime: Runtime, validators: Validato
   return {
     route(method, path, options, handler) {
       const chain: MiddlewareHandler<AppEnv>[] = [];
+      // Authenticated routes count requests in `authenticate`, once the token's enrollment is known.
+      if (options.auth === false && runtime.rateLimit) chain.push(rateLimitByAddress(runtime));
       // Before authentication: the store's change mark is read before anything else is.
       if (capture && method === 'get' && options.document === 'api') chain.push(capture);
       if (options.auth !== false) {

@@ -4,10 +4,11 @@
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
-import { enrollmentForToken } from '../../domain/enrollments.ts';
+import { findEnrollmentByToken, usableEnrollment } from '../../domain/enrollments.ts';
 import { isLiveToken } from '../../domain/ids.ts';
 import { syncEnrollment } from '../../domain/lifecycle.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
+import { addressCaller, enrollmentCaller, limitRate } from './rate-limit.ts';
 
 /** Versions that accept the raw token as the whole Authorization value. */
 const RAW_TOKEN_VERSIONS = new Set(['2019-07-01']);
@@ -41,6 +42,9 @@ export interface AuthOptions {
 export function authenticate(runtime: Runtime, options: AuthOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = tokenOf(c);
+    const found = token === undefined ? undefined : await findEnrollmentByToken(runtime.deps, token);
+    // Counted before anything else is checked or done: failures count too, against the client address.
+    limitRate(runtime.rateLimit, found ? enrollmentCaller(found) : addressCaller(c.env?.incoming));
     if (!token) {
       throw new ApiError(
         401,
@@ -61,7 +65,7 @@ export function authenticate(runtime: Runtime, options: AuthOptions = {}): Middl
         throw badRequest('Live access tokens need the TLS client certificate issued to the application.');
       }
     }
-    const enrollment = await enrollmentForToken(runtime.deps, token);
+    const enrollment = usableEnrollment(found);
     if ((enrollment.mode === 'live') !== isLiveToken(token)) throw forbidden('The access token is not valid.');
     c.set('enrollment', await syncEnrollment(runtime.deps, enrollment, options.bank === true));
     await next();

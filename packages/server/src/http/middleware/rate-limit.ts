@@ -1,9 +1,12 @@
-// A token bucket per caller (access token, else client address): 429 rate_limited with
-// Retry-After when it runs dry.
+// A token bucket per caller: 429 rate_limited with Retry-After when it runs dry. The caller is
+// the identity authentication establishes (the token's enrollment), or the client address where
+// there is none (unauthenticated routes, missing or unknown tokens): varying what authentication
+// ignores (the Basic password, a junk header) gets no fresh bucket.
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.ts';
-import type { AppEnv } from '../env.ts';
+import type { EnrollmentRow } from '../../storage/store.ts';
+import type { AppEnv, Runtime } from '../env.ts';
 
 export interface RateLimit {
   /** Sustained requests per second. */
@@ -14,10 +17,11 @@ export interface RateLimit {
 
 const MAX_CALLERS = 10_000;
 
-/** Who is counted: the Authorization value when there is one, else the client address. */
-export function callerOf(incoming: IncomingMessage | undefined, authorization: string | undefined): string {
-  return authorization ?? incoming?.socket.remoteAddress ?? 'anonymous';
-}
+/** The bucket of an authenticated request: its enrollment's (the one place to change to key on something wider). */
+export const enrollmentCaller = (enrollment: Pick<EnrollmentRow, 'id'>): string => `enrollment:${enrollment.id}`;
+
+/** The bucket of a request no token identifies: its client address. */
+export const addressCaller = (incoming: IncomingMessage | undefined): string => `address:${incoming?.socket.remoteAddress ?? 'unknown'}`;
 
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
@@ -44,14 +48,20 @@ export class TokenBuckets {
   }
 }
 
-export function rateLimit(buckets: TokenBuckets): MiddlewareHandler<AppEnv> {
+/** Counts one request of `caller`; 429 when its bucket is dry. Does nothing without a limit. */
+export function limitRate(buckets: TokenBuckets | undefined, caller: string): void {
+  const retryAfter = buckets?.take(caller);
+  if (retryAfter !== undefined) {
+    throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${retryAfter} s.`, undefined, {
+      'Retry-After': String(retryAfter),
+    });
+  }
+}
+
+/** For routes without authentication, and requests no route takes: counted by client address. */
+export function rateLimitByAddress(runtime: Runtime): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const retryAfter = buckets.take(callerOf(c.env?.incoming, c.req.header('authorization')));
-    if (retryAfter !== undefined) {
-      throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${retryAfter} s.`, undefined, {
-        'Retry-After': String(retryAfter),
-      });
-    }
+    limitRate(runtime.rateLimit, addressCaller(c.env?.incoming));
     await next();
   };
 }
