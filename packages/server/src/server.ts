@@ -6,6 +6,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createApp, type App, type AppOptions } from './app.ts';
+import { answerClientError } from './http/client-error.ts';
 
 export interface TlsOptions {
   key: string | Buffer;
@@ -55,6 +56,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         listener,
       )
     : createHttpServer(listener);
+  server.on('clientError', answerClientError);
   const hostname = options.hostname ?? '0.0.0.0';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createEnrollment } from '../src/domain/enrollments.ts';
 import { startServer, type RunningServer } from '../src/index.ts';
-import { assertContract, basic, caller, type Caller } from './helpers/harness.ts';
+import { assertContract, basic, caller, contract, type Caller } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
 
@@ -73,6 +74,25 @@ describe('over HTTP with a SQLite file', () => {
       body: JSON.stringify({ username: 'username', password: 'password' }),
     });
     assert.equal(response.status, 201);
+  });
+
+  test("requests Node's parser refuses answer in the error shape: 400, or 431 for oversized headers", async () => {
+    const { port } = new URL(running.url);
+    const cases: [string, number][] = [
+      ['GARBAGE\r\n\r\n', 400],
+      ['GET /accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', 400],
+      [`GET /accounts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ];
+    for (const [request, status] of cases) {
+      const answer = await rawRequest(Number(port), request);
+      const [head, body] = answer.split('\r\n\r\n');
+      assert.match(head!, new RegExp(`^HTTP/1.1 ${status} `), answer.slice(0, 200));
+      assert.match(head!, /content-type: application\/json/i);
+      const parsed = JSON.parse(body!);
+      assert.deepEqual(contract('2020-10-12').validateAt('#/components/schemas/Error', parsed), []);
+    }
+    // The server still serves.
+    assert.equal((await call('GET', '/institutions')).status, 200);
   });
 
   test('concurrent payments with one key over many connections make one payment', async () => {
@@ -207,6 +227,18 @@ describe('rate limiting', () => {
     }
   });
 });
+
+/** Sends `request` as written on a new connection; resolves with everything the server sent until it closed. */
+function rawRequest(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer in 5 s')));
+  });
+}
 
 function hasOpenssl(): boolean {
   try {
