@@ -81,3 +81,59 @@ describe('keys named like Object.prototype members', () => {
     }
   });
 });
+
+for (const kind of await storeKinds()) {
+  describeUnless(kind.skip, `text no store can keep (${kind.name})`, { timeout: 60_000 }, () => {
+    let t: TestApp;
+    let token: string;
+    let checking: any;
+
+    before(async () => {
+      t = testApp(appOptions(await kind.location()));
+      const created = await t.enroll();
+      token = created.token;
+      checking = created.accounts[0];
+    });
+    after(() => t.close());
+
+    test('a NUL byte in a path id answers 404, in a query id 422', async () => {
+      for (const path of ['/accounts/acc_%00/payments', '/accounts/acc_%00', `/accounts/${checking.id}/payments/pay_%00`, `/accounts/${checking.id}/transactions/txn_%00`]) {
+        const reply = await t.call('GET', path, { token });
+        assert.equal(reply.status, 404, `${path}: ${reply.text}`);
+      }
+      const reply = await t.call('GET', `/accounts/${checking.id}/transactions?from_id=txn_%00`, { token });
+      assert.equal(reply.status, 422, reply.text);
+      assert.ok(reply.body.error.params.from_id, reply.text);
+    });
+
+    for (const [what, text] of [
+      ['a NUL byte', 'x\u0000y'],
+      ['a lone high surrogate', 'x\ud800y'],
+      ['a lone low surrogate', 'x\udc00'],
+    ] as const) {
+      test(`${what} in a memo, a payee name or a webhook URL answers 422 naming the field; nothing is stored`, async () => {
+        const before = await t.call('GET', `/accounts/${checking.id}/payments`, { token });
+        const cases: [string, string, unknown, string][] = [
+          ['POST', `/accounts/${checking.id}/payments`, { ...payment, memo: text }, 'memo'],
+          ['POST', `/accounts/${checking.id}/payments`, { ...payment, payee: { ...payee, address: 'new@example.com', name: text } }, 'payee.name'],
+          ['POST', `/accounts/${checking.id}/payees`, { ...payee, name: text }, 'name'],
+          ['PUT', '/sandbox/webhook', { url: `http://example.com/${text}` }, 'url'],
+        ];
+        for (const [method, path, json, field] of cases) {
+          // JSON.stringify writes lone surrogates as \ud800 escapes, as a client would send them.
+          const reply = await t.call(method, path, { token, json });
+          assert.equal(reply.status, 422, `${method} ${path}: ${reply.text}`);
+          assert.ok(reply.body.error.params[field], `${method} ${path}: ${reply.text}`);
+        }
+        const form = await t.call('POST', `/accounts/${checking.id}/payments`, {
+          token,
+          form: `amount=5.00&memo=${encodeURIComponent('x\u0000')}&payee[scheme]=zelle&payee[address]=jane.doe%40example.com`,
+        });
+        assert.equal(form.status, 422, form.text);
+        const afterwards = await t.call('GET', `/accounts/${checking.id}/payments`, { token });
+        assert.equal(afterwards.body.length, before.body.length);
+        assert.equal((await t.call('GET', '/sandbox/webhook', { token })).body.url, null);
+      });
+    }
+  });
+}

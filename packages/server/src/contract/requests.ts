@@ -51,6 +51,26 @@ export interface ValidatedRequest {
   body: unknown;
 }
 
+/** NUL (PostgreSQL's text refuses it) or a UTF-16 surrogate without its pair (no UTF-8 can hold it). */
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+
+/** Whether every store keeps `text` and reads it back unchanged. */
+export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
+
+/** The fields of a parsed body (dotted, as in `params`) whose key or text no store can keep. */
+function unstorableFields(value: unknown, field = ''): string[] {
+  if (typeof value === 'string') return isStorableText(value) ? [] : [field || 'body'];
+  if (value === null || typeof value !== 'object') return [];
+  const out: string[] = [];
+  for (const [key, child] of Object.entries(value)) {
+    const path = field ? `${field}.${key}` : key;
+    if (!isStorableText(key)) out.push(path);
+    else out.push(...unstorableFields(child, path));
+  }
+  return out;
+}
+
 const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Parameters handled by middleware of their own, not by the schema check. */
@@ -123,19 +143,31 @@ export class RequestValidator {
     return [...(this.operations.get(operationId)?.body?.media.keys() ?? [])];
   }
 
-  /** Validates a request; returns the coerced parameters and body, or the invalid fields. */
-  validate(operationId: string, input: RequestInput): { ok: true; value: ValidatedRequest } | { ok: false; params: ErrorParams } {
+  /**
+   * Validates a request; returns the coerced parameters and body, or the invalid fields: 422, or 404
+   * when a path parameter holds text no id can hold (so that it answers as an unknown id does).
+   */
+  validate(
+    operationId: string,
+    input: RequestInput,
+  ): { ok: true; value: ValidatedRequest } | { ok: false; status: 404 | 422; params: ErrorParams } {
     const check = this.operations.get(operationId);
     if (!check) throw new Error(`operation ${operationId} is not in the description`);
     const errors = newParams();
     const add = (field: string, message: string) => addParam(errors, field, message);
     const params: Record<string, unknown> = {};
+    let unknownId = false;
 
     for (const param of check.params) {
       const raw = param.in === 'path' ? input.path[param.name] : param.in === 'query' ? input.query[param.name] : (input.headers.get(param.name) ?? undefined);
       // An empty query value (`?count=`) is a value, and the schema judges it; only a missing one is absent.
       if (raw === undefined) {
         if (param.required) add(param.name, 'is required');
+        continue;
+      }
+      if (!isStorableText(raw)) {
+        if (param.in === 'path') unknownId = true;
+        else add(param.name, UNSTORABLE_MESSAGE);
         continue;
       }
       const value = coerceScalar(this.contract, param.schema, raw);
@@ -157,6 +189,7 @@ export class RequestValidator {
           add('body', `must be one of: ${[...check.body.media.keys()].join(', ')}`);
         } else {
           body = input.body.mediaType === 'application/x-www-form-urlencoded' ? coerceForm(this.contract, media.schema, input.body.value) : input.body.value;
+          for (const field of unstorableFields(body)) add(field, UNSTORABLE_MESSAGE);
           if (!media.validate(body)) {
             for (const [field, messages] of Object.entries(bodyErrors(media, body))) {
               for (const message of messages) add(field, message);
@@ -165,7 +198,8 @@ export class RequestValidator {
         }
       }
     }
-    if (Object.keys(errors).length > 0) return { ok: false, params: errors };
+    if (unknownId) return { ok: false, status: 404, params: errors };
+    if (Object.keys(errors).length > 0) return { ok: false, status: 422, params: errors };
     return { ok: true, value: { params, body } };
   }
 }

@@ -2,7 +2,7 @@
 // handler runs: invalid parameters or bodies answer 422 with `params`, and nothing is written.
 import type { MiddlewareHandler } from 'hono';
 import type { RequestValidator } from '../../contract/requests.ts';
-import { ApiError, badRequest, unprocessable } from '../../domain/errors.ts';
+import { ApiError, badRequest, notFound, unprocessable } from '../../domain/errors.ts';
 import { upgradeRequest } from '../../versions/index.ts';
 import type { AppEnv } from '../env.ts';
 
@@ -74,7 +74,10 @@ export function validateRequest(validators: Validators, operationId: string, doc
       headers: c.req.raw.headers,
       body,
     });
-    if (!result.ok) throw unprocessable(result.params);
+    if (!result.ok) {
+      if (result.status === 404) throw notFound(`Nothing is found at ${new URL(c.req.url).pathname}.`);
+      throw unprocessable(result.params);
+    }
     c.set('params', result.value.params);
     c.set('body', result.value.body);
     await next();
