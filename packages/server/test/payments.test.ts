@@ -1,7 +1,9 @@
 // Payment schemes, payees, payments with MFA and idempotency, in both versions.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { testApp, type TestApp } from './helpers/harness.ts';
+import { createEnrollment } from '../src/domain/enrollments.ts';
+import { startServer } from '../src/index.ts';
+import { basic, testApp, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
@@ -254,3 +256,75 @@ for (const kind of await storeKinds()) {
     });
   });
 }
+
+describe('payment limits and long lists', () => {
+  let t: TestApp;
+  let token: string;
+  let checking: any;
+
+  before(async () => {
+    t = testApp();
+    const created = await t.enroll();
+    token = created.token;
+    checking = created.accounts[0];
+  });
+  after(() => t.close());
+
+  for (const version of VERSIONS) {
+    test(`${version}: memo, payee name and address longer than the description allows answer 422 naming the field`, async () => {
+      const cases: [string, unknown, string][] = [
+        ['/payments', { amount: '1', memo: 'm'.repeat(251), payee }, 'memo'],
+        ['/payments', { amount: '1', memo: 'ok', payee: { ...payee, address: 'new@example.com', name: 'n'.repeat(101) } }, 'payee.name'],
+        ['/payments', { amount: '1', memo: 'ok', payee: { ...payee, address: `${'a'.repeat(250)}@example.com` } }, 'payee.address'],
+        ['/payees', { ...payee, name: 'n'.repeat(101) }, 'name'],
+        ['/payees', { ...payee, address: `${'a'.repeat(250)}@example.com` }, 'address'],
+      ];
+      for (const [path, json, field] of cases) {
+        const reply = await t.call('POST', `/accounts/${checking.id}${path}`, { token, version, json });
+        assert.equal(reply.status, 422, `${path} ${field}: ${reply.text}`);
+        assert.ok(reply.body.error.params[field], `${path} ${field}: ${reply.text}`);
+      }
+      const longest = await t.call('POST', `/accounts/${checking.id}/payments`, { token, version, json: { amount: '1', memo: 'm'.repeat(250), payee } });
+      assert.equal(longest.status, 202, longest.text);
+    });
+  }
+
+  test('a long payment list is streamed in keyset pages: every payment once, newest first', async () => {
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', webhooks: { autostart: false } });
+    try {
+      const { token, accounts } = await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' });
+      const account = accounts[0]!;
+      const stored = 1_234;
+      // Written straight to the store: payments four at a time share a created_at, so pages must break ties by id.
+      await running.app.store.transaction(async (tx) => {
+        for (let i = 0; i < stored; i++) {
+          await tx.payments.insert({
+            id: `pay_bulk${String(i).padStart(5, '0')}`,
+            account_id: account.id,
+            amount: '1.00',
+            amount_cents: 100,
+            memo: `bulk ${i}`,
+            reference: `REF${i}`,
+            date: '2026-01-01',
+            payee_scheme: 'zelle',
+            payee_type: 'person',
+            payee_name: 'Jane Doe',
+            payee_address: 'jane.doe@example.com',
+            transaction_id: `txn_bulk${i}`,
+            created_at: 1_700_000_000_000 + Math.floor(i / 4),
+          });
+        }
+      });
+      const response = await fetch(`${running.url}/accounts/${account.id}/payments`, { headers: { authorization: basic(token) } });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-length'), null, 'streamed, not rendered whole');
+      const list = (await response.json()) as { id: string }[];
+      const ids = list.map((payment) => payment.id);
+      assert.equal(ids.length, stored);
+      assert.equal(new Set(ids).size, stored);
+      assert.deepEqual(ids, [...ids].sort().reverse());
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -2,13 +2,14 @@
 // and a posted transaction) in the transaction that stores it and its idempotency key.
 import { createHash } from 'node:crypto';
 import { availableOf } from '../sandbox/bank.ts';
-import type { AccountRow, EnrollmentRow, PayeeRow, PaymentRow, Repos } from '../storage/store.ts';
+import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos } from '../storage/store.ts';
 import { UniqueViolation } from '../storage/store.ts';
 import { dayOf, enrollmentNow } from './clock.ts';
 import { transact, type Deps } from './context.ts';
 import { ApiError, notFound, unprocessable } from './errors.ts';
 import { newConnectToken, newId, newPaymentReference } from './ids.ts';
 import { formatCents, parseAmount } from './money.ts';
+import { keysetRows } from './paging.ts';
 import { presentPayment, type Payment } from './present.ts';
 
 export const IDEMPOTENCY_RETENTION_MS = 72 * 60 * 60 * 1000;
@@ -227,9 +228,13 @@ async function makePayment(
   return payment;
 }
 
-export async function listPayments(deps: Deps, account: AccountRow): Promise<PaymentRow[]> {
+/** The account's payments, newest first, read a page at a time as they are consumed. */
+export function listPayments(deps: Deps, account: AccountRow): AsyncIterable<PaymentRow> {
   requirePayments(account);
-  return deps.store.payments.list(account.id);
+  return keysetRows<PaymentRow, PaymentCursor>(
+    (before, limit) => deps.store.payments.page(account.id, { ...(before ? { before } : {}), limit }),
+    (row) => ({ created_at: row.created_at, id: row.id }),
+  );
 }
 
 export async function paymentOf(deps: Deps, account: AccountRow, id: string): Promise<PaymentRow> {

@@ -4,6 +4,7 @@ import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionRow } fro
 import { enrollmentNow } from './clock.ts';
 import { transact, type Deps } from './context.ts';
 import { notFound, unprocessable } from './errors.ts';
+import { keysetRows } from './paging.ts';
 
 export interface TransactionFilter {
   count?: number | undefined;
@@ -11,8 +12,6 @@ export interface TransactionFilter {
   startDate?: string | undefined;
   endDate?: string | undefined;
 }
-
-const CHUNK = 500;
 
 /** Resolves the cursor up front, so a bad `from_id` fails before anything is streamed. */
 export async function openTransactionList(deps: Deps, account: AccountRow, filter: TransactionFilter): Promise<AsyncIterable<TransactionRow>> {
@@ -25,26 +24,18 @@ export async function openTransactionList(deps: Deps, account: AccountRow, filte
     if (!from) throw unprocessable({ from_id: ['is not a transaction of this account'] });
     cursor = { date: from.date, seq: from.seq };
   }
-  const store = deps.store;
-  return {
-    async *[Symbol.asyncIterator]() {
-      let remaining = filter.count ?? Number.POSITIVE_INFINITY;
-      while (remaining > 0) {
-        const limit = Math.min(CHUNK, remaining);
-        const rows = await store.transactions.page(account.id, {
-          ...(cursor ? { before: cursor } : {}),
-          ...(filter.startDate ? { startDate: filter.startDate } : {}),
-          ...(filter.endDate ? { endDate: filter.endDate } : {}),
-          limit,
-        });
-        for (const row of rows) yield row;
-        remaining -= rows.length;
-        if (rows.length < limit) return;
-        const last = rows[rows.length - 1]!;
-        cursor = { date: last.date, seq: last.seq };
-      }
-    },
-  };
+  const { store } = deps;
+  return keysetRows(
+    (before, limit) =>
+      store.transactions.page(account.id, {
+        ...(before ? { before } : {}),
+        ...(filter.startDate ? { startDate: filter.startDate } : {}),
+        ...(filter.endDate ? { endDate: filter.endDate } : {}),
+        limit,
+      }),
+    (row): TransactionCursor => ({ date: row.date, seq: row.seq }),
+    { from: cursor, count: filter.count },
+  );
 }
 
 export async function transactionOf(deps: Deps, account: AccountRow, id: string): Promise<TransactionRow> {

@@ -140,3 +140,33 @@ export function apiJsonStream<O extends ApiOperation>(
   });
   return c.body(stream, 200, { 'Content-Type': 'application/json' });
 }
+
+/**
+ * A JSON array of `items`: rendered whole (and so kept by the read cache) when it holds at most
+ * `wholeMax` items, streamed as `apiJsonStream` does when it is longer.
+ */
+export async function apiJsonList<O extends ApiOperation>(
+  c: AppContext,
+  runtime: Runtime,
+  operation: O,
+  items: AsyncIterable<ApiItem<O>>,
+  wholeMax: number,
+): Promise<Response> {
+  const iterator = items[Symbol.asyncIterator]();
+  const head: ApiItem<O>[] = [];
+  while (head.length <= wholeMax) {
+    const next = await iterator.next();
+    if (next.done) return apiJson(c, runtime, operation, 200 as ApiStatus<O>, head as ApiBody<O, ApiStatus<O>>);
+    head.push(next.value);
+  }
+  return apiJsonStream(c, runtime, operation, {
+    async *[Symbol.asyncIterator]() {
+      try {
+        yield* head.splice(0);
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+      } finally {
+        await iterator.return?.();
+      }
+    },
+  });
+}

@@ -93,6 +93,18 @@ export interface TransactionQuery {
   limit: number;
 }
 
+/** A position in an account's newest-first payment list. */
+export interface PaymentCursor {
+  created_at: number;
+  id: string;
+}
+
+export interface PaymentQuery {
+  /** Only payments strictly older than this position. */
+  before?: PaymentCursor;
+  limit: number;
+}
+
 export interface PayeeRow {
   account_id: string;
   scheme: string;
@@ -205,8 +217,8 @@ export interface PayeeRepo {
 export interface PaymentRepo {
   insert(row: PaymentRow): Promise<void>;
   get(accountId: string, id: string): Promise<PaymentRow | undefined>;
-  /** Newest first. */
-  list(accountId: string): Promise<PaymentRow[]>;
+  /** Newest first (created_at, then id, descending). Keyset-paginated. */
+  page(accountId: string, query: PaymentQuery): Promise<PaymentRow[]>;
 }
 
 export interface IdempotencyRepo {

@@ -9,9 +9,12 @@ import {
 } from '../../domain/payments.ts';
 import { presentPayee, presentPayment } from '../../domain/present.ts';
 import type { Runtime } from '../env.ts';
-import { apiBody, apiJson } from '../respond.ts';
+import { apiBody, apiJson, apiJsonList } from '../respond.ts';
 import type { Router } from '../router.ts';
 import { pathAccount } from './accounts.ts';
+
+/** Payment lists up to this length are rendered whole (and may be replayed); longer ones are streamed. */
+const WHOLE_LIST_MAX = 100;
 
 export function paymentRoutes(r: Router, runtime: Runtime): void {
   const api = { document: 'api' } as const;
@@ -39,8 +42,19 @@ export function paymentRoutes(r: Router, runtime: Runtime): void {
 
   r.route('get', '/accounts/:account_id/payments', { ...api, operationId: 'listPayments' }, async (c) => {
     const account = await pathAccount(c, runtime);
-    const rows = await listPayments(runtime.deps, account);
-    return apiJson(c, runtime, 'listPayments', 200, rows.map((row) => presentPayment(c.get('base'), row)));
+    const rows = listPayments(runtime.deps, account);
+    const base = c.get('base');
+    return apiJsonList(
+      c,
+      runtime,
+      'listPayments',
+      {
+        async *[Symbol.asyncIterator]() {
+          for await (const row of rows) yield presentPayment(base, row);
+        },
+      },
+      WHOLE_LIST_MAX,
+    );
   });
 
   r.route('get', '/accounts/:account_id/payments/:payment_id', { ...api, operationId: 'getPayment' }, async (c) => {

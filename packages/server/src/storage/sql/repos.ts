@@ -148,8 +148,16 @@ export function sqlRepos(conn: SqlConnection): Repos {
       insert: async (row) => insert(conn, 'payments', row),
       get: async (accountId, id) =>
         conn.get<PaymentRow>('SELECT * FROM payments WHERE id = ? AND account_id = ?', id, accountId),
-      list: async (accountId) =>
-        conn.all<PaymentRow>('SELECT * FROM payments WHERE account_id = ? ORDER BY created_at DESC, id DESC', accountId),
+      page: async (accountId, { before, limit }) =>
+        before
+          ? conn.all<PaymentRow>(
+              'SELECT * FROM payments WHERE account_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
+              accountId,
+              before.created_at,
+              before.id,
+              limit,
+            )
+          : conn.all<PaymentRow>('SELECT * FROM payments WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?', accountId, limit),
     },
     idempotency: {
       get: async (scope, key) =>

@@ -1,0 +1,34 @@
+// Long lists read newest first in keyset pages, as the consumer pulls them: a list of any length
+// never sits in memory whole, and a deep page costs what the first does.
+
+export interface KeysetOptions<Cursor> {
+  /** Only rows strictly after this position. */
+  from?: Cursor | undefined;
+  /** At most this many rows (default: all). */
+  count?: number | undefined;
+  /** Rows per read (default 500). */
+  chunk?: number;
+}
+
+/** Pulls pages from `readPage` (rows after `before`, at most `limit`) until the list or `count` ends. */
+export function keysetRows<Row, Cursor>(
+  readPage: (before: Cursor | undefined, limit: number) => Promise<Row[]>,
+  cursorOf: (row: Row) => Cursor,
+  options: KeysetOptions<Cursor> = {},
+): AsyncIterable<Row> {
+  const chunk = options.chunk ?? 500;
+  return {
+    async *[Symbol.asyncIterator]() {
+      let cursor = options.from;
+      let remaining = options.count ?? Number.POSITIVE_INFINITY;
+      while (remaining > 0) {
+        const limit = Math.min(chunk, remaining);
+        const rows = await readPage(cursor, limit);
+        for (const row of rows) yield row;
+        remaining -= rows.length;
+        if (rows.length < limit) return;
+        cursor = cursorOf(rows[rows.length - 1]!);
+      }
+    },
+  };
+}
