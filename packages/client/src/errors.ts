@@ -16,6 +16,7 @@ export const ErrorCodes = {
   paymentsNotSupported: 'payments.not_supported',
   rateLimited: 'rate_limited',
   badGateway: 'bad_gateway',
+  serviceUnavailable: 'service_unavailable',
 } as const;
 
 /** Families whose trailing tokens are a reason (`account.closed.<reason>`). */

@@ -12,11 +12,13 @@ export interface StorageOptions {
   path?: string;
   /** `postgres://user:password@host:port/database`: PostgreSQL instead of SQLite. */
   url?: string;
+  /** SQLite: how long to wait for another process's lock on the file (default 5 s). */
+  busyTimeoutMs?: number;
 }
 
 export function openStore(options: StorageOptions): Store {
   if (options.url) return openPostgresStore({ url: options.url });
-  return openSqliteStore({ path: options.path ?? ':memory:' });
+  return openSqliteStore({ path: options.path ?? ':memory:', ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}) });
 }
 
 /** Which database the options select, for logs (never a password). */

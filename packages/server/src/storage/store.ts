@@ -301,6 +301,18 @@ export interface Store extends Repos {
   close(): Promise<void>;
 }
 
+/**
+ * The database cannot be reached or cannot serve for now (connection refused or lost, server
+ * shutting down, file locked by another process past the timeout, I/O error). Nothing of the
+ * failed call can be assumed done; callers answer that the service is briefly unavailable.
+ */
+export class StoreUnavailable extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
 /** A unique constraint failed; callers may retry (another writer got there first). */
 export class UniqueViolation extends Error {
   constructor(message: string) {

@@ -3,6 +3,10 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../../domain/errors.ts';
+import { StoreUnavailable } from '../../storage/store.ts';
+
+/** Seconds a client is asked to wait while the database cannot be reached. */
+const UNAVAILABLE_RETRY_AFTER_S = 2;
 import type { AppEnv } from '../env.ts';
 
 export type ErrorLogger = (error: unknown, c: Context<AppEnv>) => void;
@@ -11,6 +15,15 @@ export function errorResponse(c: Context<AppEnv>, error: unknown, log?: ErrorLog
   let failure: ApiError;
   if (error instanceof ApiError) {
     failure = error;
+  } else if (error instanceof StoreUnavailable) {
+    log?.(error, c);
+    failure = new ApiError(
+      503,
+      'service_unavailable',
+      'The service cannot reach its database for a moment; retry after the number of seconds in the Retry-After header.',
+      undefined,
+      { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+    );
   } else if (error instanceof HTTPException && error.status < 500) {
     failure = new ApiError(error.status, error.status === 413 ? 'payload_too_large' : 'bad_request', error.message || 'The request is malformed.');
   } else {

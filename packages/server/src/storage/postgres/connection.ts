@@ -3,7 +3,7 @@
 // become UniqueViolation, and many rows go in as one JSON parameter per batch.
 import pg from 'pg';
 import { identifier, type SqlConnection } from '../sql/repos.ts';
-import { UniqueViolation } from '../store.ts';
+import { StoreUnavailable, UniqueViolation } from '../store.ts';
 
 /** BIGINT as a number: cents and epoch milliseconds stay far below 2^53; refuse anything that does not. */
 function parseBigint(text: string): number {
@@ -18,6 +18,8 @@ const types: pg.CustomTypesConfig = {
     oid === pg.types.builtins.INT8 ? parseBigint : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export interface PoolOptions {
   url: string;
   /** Connections in the pool (default 10). */
@@ -28,6 +30,8 @@ export function createPool(options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.max ?? 10,
+    // An unreachable server fails a request after this long rather than holding it.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types,
     application_name: 'aggregation-server',
   });
@@ -52,6 +56,26 @@ const SQLSTATE_UNIQUE_VIOLATION = '23505';
 const RETRYABLE = new Set(['40001', '40P01']);
 
 export const isRetryable = (error: unknown): boolean => RETRYABLE.has((error as { code?: string }).code ?? '');
+
+/** Socket failures reaching the server. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SQLSTATEs of a server that is going away or cannot take the connection: class 08, shutdowns, too many connections. */
+const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300)$/;
+/** What pg says, without a code, of a connection it lost or could not make in time. */
+const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection ended/i;
+
+function isUnavailable(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.length > 0 && error.errors.every(isUnavailable);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.test(code))) return true;
+  return error instanceof Error && LOST_CONNECTION.test(error.message);
+}
+
+/** `error` as StoreUnavailable when it says the server cannot be reached; otherwise unchanged. */
+export function storeError(error: unknown): unknown {
+  if (error instanceof StoreUnavailable || !isUnavailable(error)) return error;
+  return new StoreUnavailable(`PostgreSQL is unavailable: ${(error as Error).message}`, { cause: error });
+}
 
 const numbered = new Map<string, string>();
 /** `?` to `$1, $2, ...`; the shared statements have no `?` inside literals. */
@@ -91,7 +115,7 @@ export class PgConnection implements SqlConnection {
       if ((error as { code?: string }).code === SQLSTATE_UNIQUE_VIOLATION) {
         throw new UniqueViolation((error as Error).message);
       }
-      throw error;
+      throw storeError(error);
     }
   }
 

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqlRepos } from '../sql/repos.ts';
 import type { Store } from '../store.ts';
-import { createPool, isRetryable, PgConnection, type PoolOptions } from './connection.ts';
+import { createPool, isRetryable, PgConnection, storeError, type PoolOptions } from './connection.ts';
 import { migrate } from './migrations.ts';
 
 export type PostgresOptions = PoolOptions;
@@ -37,7 +37,9 @@ export function openPostgresStore(options: PostgresOptions): Store {
     for (let attempt = 1; ; attempt++) {
       if (closed) throw new Error('store is closed');
       await ready();
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw storeError(error);
+      });
       let broken = false;
       try {
         await client.query('BEGIN');
@@ -59,7 +61,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
           await sleep(Math.random() * 10 * attempt);
           continue;
         }
-        throw error;
+        throw storeError(error);
       } finally {
         client.release(broken);
       }

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { identifier, sqlRepos, type SqlConnection } from '../sql/repos.ts';
-import { UniqueViolation, type Repos, type Store } from '../store.ts';
+import { StoreUnavailable, UniqueViolation, type Repos, type Store } from '../store.ts';
 import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
 import { watchWalIndex } from './wal-index.ts';
@@ -14,6 +14,21 @@ import { watchWalIndex } from './wal-index.ts';
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
   path: string;
+  /** How long a statement waits for another process's lock on the file before giving up (default 5 s). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Primary result codes of a file that cannot serve for now: BUSY, LOCKED (another process holds it past
+ * the timeout), IOERR, FULL, CANTOPEN, PROTOCOL.
+ */
+const UNAVAILABLE_CODES = new Set([5, 6, 10, 13, 14, 15]);
+
+/** `error` as StoreUnavailable when SQLite says the file cannot serve for now; otherwise unchanged. */
+function storeError(error: unknown): unknown {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  if (typeof code !== 'number' || !UNAVAILABLE_CODES.has(code & 0xff)) return error;
+  return new StoreUnavailable(`SQLite is unavailable: ${(error as Error).message}`, { cause: error });
 }
 
 const BOOLEAN_COLUMNS = new Set(['disconnect_on_use', 'payments_supported', 'post_replaces']);
@@ -55,13 +70,21 @@ class Connection implements SqlConnection {
   }
 
   all<T>(sql: string, ...params: unknown[]): T[] {
-    return this.prepare(sql)
-      .all(...params.map(toDb))
-      .map((row) => fromDb<T>(row as Row) as T);
+    try {
+      return this.prepare(sql)
+        .all(...params.map(toDb))
+        .map((row) => fromDb<T>(row as Row) as T);
+    } catch (error) {
+      throw storeError(error);
+    }
   }
 
   get<T>(sql: string, ...params: unknown[]): T | undefined {
-    return fromDb<T>(this.prepare(sql).get(...params.map(toDb)) as Row | undefined);
+    try {
+      return fromDb<T>(this.prepare(sql).get(...params.map(toDb)) as Row | undefined);
+    } catch (error) {
+      throw storeError(error);
+    }
   }
 
   run(sql: string, ...params: unknown[]): void {
@@ -71,7 +94,7 @@ class Connection implements SqlConnection {
       const code = (error as { errcode?: number }).errcode;
       // SQLITE_CONSTRAINT_PRIMARYKEY (1555) and SQLITE_CONSTRAINT_UNIQUE (2067)
       if (code === 1555 || code === 2067) throw new UniqueViolation((error as Error).message);
-      throw error;
+      throw storeError(error);
     }
   }
 
@@ -99,8 +122,8 @@ class Lock {
   }
 }
 
-function open(path: string): DatabaseSync {
-  const db = new DatabaseSync(path, { timeout: 5000 });
+function open(path: string, busyTimeoutMs = 5_000): DatabaseSync {
+  const db = new DatabaseSync(path, { timeout: busyTimeoutMs });
   db.exec('PRAGMA foreign_keys = ON');
   if (path !== ':memory:') {
     db.exec('PRAGMA journal_mode = WAL');
@@ -140,10 +163,10 @@ function migrate(db: DatabaseSync): void {
 export function openSqliteStore(options: SqliteOptions): Store {
   const inMemory = options.path === ':memory:';
   if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
-  const writeDb = open(options.path);
+  const writeDb = open(options.path, options.busyTimeoutMs);
   migrate(writeDb);
   const writer = new Connection(writeDb);
-  const reader = inMemory ? writer : new Connection(open(options.path));
+  const reader = inMemory ? writer : new Connection(open(options.path, options.busyTimeoutMs));
   const lock = new Lock();
   const writeRepos = sqlRepos(writer);
   // A single in-memory connection would let reads see a transaction in progress: gate them.
@@ -173,7 +196,11 @@ export function openSqliteStore(options: SqliteOptions): Store {
 
   return {
     ...readRepos,
-    transaction: (fn, options) => groupCommit.run(fn, options?.durable !== false),
+    // BEGIN and COMMIT fail here, outside the repositories, when the file is locked or cannot be written.
+    transaction: (fn, options) =>
+      groupCommit.run(fn, options?.durable !== false).catch((error: unknown) => {
+        throw storeError(error);
+      }),
     changeMark: () => {
       if (closed) return `closed.${++commits}`;
       return `${commits}.${otherCommitsMark()}`;

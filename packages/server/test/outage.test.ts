@@ -1,0 +1,84 @@
+// A database that cannot be reached answers 503 service_unavailable with Retry-After, in the
+// error shape, and the server recovers by itself once the database is back.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, describe, test } from 'node:test';
+import { openStore } from '../src/index.ts';
+import { eventually, testApp, type Reply } from './helpers/harness.ts';
+import { testPostgres } from './helpers/postgres.ts';
+import { describeUnless } from './helpers/stores.ts';
+import { tcpProxy } from './helpers/tcp-proxy.ts';
+
+const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
+
+function assertUnavailable(reply: Reply, what: string): void {
+  assert.equal(reply.status, 503, `${what}: ${reply.text}`);
+  assert.equal(reply.body.error.code, 'service_unavailable', what);
+  assert.ok(Number(reply.headers.get('retry-after')) >= 1, `${what}: Retry-After`);
+}
+
+const postgres = await testPostgres();
+after(() => postgres.stop());
+
+describeUnless(postgres.skip, 'PostgreSQL unreachable', { timeout: 60_000 }, () => {
+  test('requests answer 503 while the database is unreachable, then the server recovers by itself', async () => {
+    const url = new URL(await postgres.database());
+    const proxy = await tcpProxy(url.hostname, Number(url.port || 5432));
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    const errors: unknown[] = [];
+    const t = testApp({ databaseUrl: url.toString(), logError: (error) => errors.push(error) });
+    try {
+      const { token, accounts } = await t.enroll();
+      const checking = accounts[0];
+      await proxy.cut();
+      assertUnavailable(await t.call('GET', '/accounts', { token }), 'GET /accounts');
+      assertUnavailable(await t.call('GET', `/accounts/${checking.id}/transactions?count=5`, { token }), 'GET transactions');
+      assertUnavailable(
+        await t.call('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '1', memo: 'outage', payee } }),
+        'POST payment',
+      );
+      assertUnavailable(await t.call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } }), 'enroll');
+      await proxy.restore();
+      await eventually(async () => (await t.call('GET', '/accounts', { token })).status === 200, 10_000);
+      const paid = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '1', memo: 'after', payee } });
+      assert.equal(paid.status, 202, paid.text);
+      assert.ok(errors.length > 0, 'the outage is logged');
+    } finally {
+      await t.close();
+      await proxy.close();
+    }
+  });
+});
+
+describe('SQLite file locked by another process', () => {
+  test('a write that cannot get the lock in time answers 503; reads go on; writes resume once it is released', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'server-outage-'));
+    const path = join(dir, 'sandbox.sqlite');
+    const store = openStore({ path, busyTimeoutMs: 100 });
+    const t = testApp({ store, logError: () => undefined });
+    const other = new DatabaseSync(path);
+    try {
+      const { token, accounts } = await t.enroll();
+      const checking = accounts[0];
+      other.exec('BEGIN IMMEDIATE');
+      assertUnavailable(
+        await t.call('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '1', memo: 'locked', payee } }),
+        'POST payment',
+      );
+      assert.equal((await t.call('GET', '/accounts', { token })).status, 200);
+      other.exec('COMMIT');
+      const paid = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '1', memo: 'after', payee } });
+      assert.equal(paid.status, 202, paid.text);
+    } finally {
+      if (other.isTransaction) other.exec('ROLLBACK');
+      other.close();
+      await t.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
