@@ -39,6 +39,8 @@ const running = await startServer({
   port: 0,
   hostname: '127.0.0.1',
   databasePath: args.databasePath,
+  // The history scenario seeds a million transactions, above the sandbox's default cap.
+  maxHistory: 1_000_000,
   ...(args.readCache === false ? { readCache: false } : {}),
   webhooks: {
     autostart: args.webhooks !== false,

@@ -18,6 +18,7 @@ import { MAX_BODY_BYTES, type Validators } from './http/middleware/validate.ts';
 import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts';
 import { ReadCache, readCacheKey, replay, type ReadCacheOptions } from './http/read-cache.ts';
 import { router } from './http/router.ts';
+import { DEFAULT_MAX_HISTORY, MAX_HISTORY } from './sandbox/users.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { institutionRoutes } from './http/routes/institutions.ts';
 import { paymentRoutes } from './http/routes/payments.ts';
@@ -62,6 +63,8 @@ export interface AppOptions {
   now?: Now;
   /** Enrollment-clock delay before enrichment completes (default one day). */
   enrichDelayMs?: number;
+  /** Largest `n` of the sandbox users `history.<n>` (default 100,000; at most 1,000,000). */
+  maxHistory?: number;
   webhooks?: WebhookOptions;
   /** Per-caller request rate limit; false (the default) for none. */
   rateLimit?: RateLimit | false;
@@ -126,6 +129,7 @@ export function createApp(options: AppOptions = {}): App {
     now,
     publicUrl: (options.publicUrl ?? 'http://localhost:3000').replace(/\/$/, ''),
     enrichDelayMs: options.enrichDelayMs ?? DAY_MS,
+    maxHistory: Math.min(options.maxHistory ?? DEFAULT_MAX_HISTORY, MAX_HISTORY),
     onEvents: () => worker?.wake(),
   };
 

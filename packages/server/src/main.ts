@@ -7,7 +7,8 @@
 // TLS_KEY / TLS_CERT / TLS_CLIENT_CA (files; HTTPS, and live tokens need a client
 // certificate signed by the client CA), SANDBOX=off to disable the sandbox control API,
 // RATE_LIMIT (requests per second per caller, bursts of twice that; none by default),
-// ACCESS_LOG=off to silence the one-line-per-request log, READ_CACHE=off to render every read.
+// ACCESS_LOG=off to silence the one-line-per-request log, READ_CACHE=off to render every read,
+// SANDBOX_MAX_HISTORY (largest n of the history.<n> users; 100000).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer, type TlsOptions } from './server.ts';
@@ -28,6 +29,7 @@ const databasePath = resolve(process.env.DATABASE_PATH ?? './data/sandbox.sqlite
 const sandbox = process.env.SANDBOX !== 'off';
 const tls = tlsFromEnv();
 const rate = Number(process.env.RATE_LIMIT ?? 0);
+const maxHistory = Number(process.env.SANDBOX_MAX_HISTORY ?? 0);
 const running = await startServer({
   port: Number(process.env.PORT ?? 3000),
   hostname: process.env.HOST ?? '0.0.0.0',
@@ -39,6 +41,7 @@ const running = await startServer({
   ...(rate > 0 ? { rateLimit: { perSecond: rate, burst: rate * 2 } } : {}),
   ...(process.env.ACCESS_LOG === 'off' ? {} : { accessLog: (line: string) => console.log(line) }),
   ...(process.env.READ_CACHE === 'off' ? { readCache: false } : {}),
+  ...(maxHistory > 0 ? { maxHistory } : {}),
 });
 
 console.log(`Listening on ${running.url} (database: ${describeStorage({ path: databasePath, url: databaseUrl })})`);

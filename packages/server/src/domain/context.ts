@@ -11,6 +11,8 @@ export interface Deps {
   publicUrl: string;
   /** Enrollment-clock delay before a new transaction's enrichment completes. */
   enrichDelayMs: number;
+  /** Largest `n` of the sandbox's `history.<n>` users. */
+  maxHistory: number;
   /** Called after a commit that recorded events, so the delivery worker wakes up. */
   onEvents: () => void;
 }

@@ -1,10 +1,10 @@
 // Enrollments: creation (what the connect widget would do), token authentication, revocation.
 import { creditLimit, openingLedger } from '../sandbox/activity.ts';
-import { availableOf, Simulation } from '../sandbox/bank.ts';
+import { availableOf, daysBetween, Simulation } from '../sandbox/bank.ts';
 import { findInstitution, institution as institutionById } from '../sandbox/institutions.ts';
 import { scenarioFor, SANDBOX_PASSWORD, type AccountPlan } from '../sandbox/users.ts';
 import { seeded } from './prng.ts';
-import type { AccountRow, EnrollmentRow, Mode } from '../storage/store.ts';
+import type { AccountRow, EnrollmentRow, Mode, Repos } from '../storage/store.ts';
 import { addDays, DAY_MS, dayOf } from './clock.ts';
 import { transact, type Deps } from './context.ts';
 import { ApiError, forbidden, unprocessable } from './errors.ts';
@@ -13,6 +13,8 @@ import { runLifecycle } from './lifecycle.ts';
 
 /** Days of history a new enrollment starts with. */
 export const HISTORY_DAYS = 120;
+/** Rows of a large history written per transaction (a few tens of milliseconds of work each). */
+const HISTORY_BATCH_ROWS = 500;
 const MICRODEPOSIT_EXPIRY_MS = 7 * DAY_MS;
 
 export interface CreatedEnrollment {
@@ -32,6 +34,9 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
   const scenario = scenarioFor(input.username);
   if (!scenario || input.password !== SANDBOX_PASSWORD) {
     throw new ApiError(401, 'credentials_invalid', 'The username or password is incorrect.');
+  }
+  if (scenario.historySize !== null && scenario.historySize > deps.maxHistory) {
+    throw unprocessable({ username: [`history.<n> is limited to n ≤ ${deps.maxHistory} on this server`] });
   }
   if (input.institution !== undefined && !findInstitution(input.institution)) {
     throw unprocessable({ institution: ['is not a known institution id (see GET /institutions)'] });
@@ -62,21 +67,49 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     refresh_count: 0,
   };
 
-  return transact(deps, async (tx, emit) => {
-    await tx.enrollments.insert(enrollment);
-    const rows = scenario.accounts.map((plan, position) => accountRow(enrollment, plan, position, bank.id, now));
-    for (const row of rows) await tx.accounts.insert(row);
+  const rows = scenario.accounts.map((plan, position) => accountRow(enrollment, plan, position, bank.id, now));
+  // Days of history each transaction writes: one transaction for the usual users; for a large
+  // history, batches of about HISTORY_BATCH_ROWS rows, each its own commit, so that the event loop
+  // and the database serve other requests in between.
+  const batchDays = historyPerDay > 0 ? Math.max(1, Math.floor(HISTORY_BATCH_ROWS / historyPerDay)) : Number.POSITIVE_INFINITY;
+  const batched = historyDays > batchDays;
+  const lastHistoryDay = addDays(today, -1);
+  let simulatedThrough = addDays(today, -historyDays - 1);
 
-    const simulation = await Simulation.start(
+  const begin = async (tx: Repos): Promise<Simulation> => {
+    // Until its history is whole the enrollment is unusable (revoked), should the process stop half way.
+    await tx.enrollments.insert(batched ? { ...enrollment, revoked_at: now } : enrollment);
+    for (const row of rows) await tx.accounts.insert(row);
+    return Simulation.start(
       tx,
       { username: input.username, institution_id: bank.id, created_day: today },
       rows,
       { today, now, enrichDelayMs: deps.enrichDelayMs },
       false,
     );
-    await simulation.run(addDays(today, -historyDays - 1), addDays(today, -1), historyPerDay);
+  };
+  const simulateUntil = async (simulation: Simulation, tx: Repos, through: string) => {
+    simulation.writeTo(tx);
+    await simulation.run(simulatedThrough, through, historyPerDay);
+    simulatedThrough = through;
+  };
+
+  let started: Simulation | undefined;
+  if (batched) {
+    const simulation = await transact(deps, begin);
+    while (daysBetween(simulatedThrough, lastHistoryDay) > batchDays) {
+      const through = addDays(simulatedThrough, batchDays);
+      // Not synced on its own: the enrollment is unusable until the last, durable commit, which syncs these too.
+      await deps.store.transaction((tx) => simulateUntil(simulation, tx, through), { durable: false });
+    }
+    started = simulation;
+  }
+  return transact(deps, async (tx, emit) => {
+    const simulation = started ?? (await begin(tx));
+    await simulateUntil(simulation, tx, lastHistoryDay);
+    if (batched) await tx.enrollments.update(enrollment.id, { revoked_at: null });
     for (const plan of scenario.accounts) if (plan.microdeposit === 'success') await simulation.microdeposits(plan.key);
-    await simulation.run(addDays(today, -1), today, historyPerDay);
+    await simulation.run(lastHistoryDay, today, historyPerDay);
     await simulation.finish();
 
     for (const [position, plan] of scenario.accounts.entries()) {

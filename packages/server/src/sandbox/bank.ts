@@ -55,7 +55,7 @@ export function availableOf(account: Pick<AccountRow, 'type' | 'credit_limit_cen
 }
 
 export class Simulation {
-  private readonly tx: Repos;
+  private tx: Repos;
   private readonly username: string;
   private readonly institutionId: string;
   private readonly createdDay: string;
@@ -96,6 +96,11 @@ export class Simulation {
       });
     }
     return new Simulation(tx, enrollment, clock, states, collect);
+  }
+
+  /** Goes on writing through `tx`: a large history is written in several transactions. */
+  writeTo(tx: Repos): void {
+    this.tx = tx;
   }
 
   private byKey(key: AccountKey): AccountState | undefined {

@@ -25,7 +25,9 @@ export interface Scenario {
 }
 
 export const SANDBOX_PASSWORD = 'password';
+/** The largest history the sandbox can make, and the largest it makes unless configured otherwise. */
 export const MAX_HISTORY = 1_000_000;
+export const DEFAULT_MAX_HISTORY = 100_000;
 
 const REASON = /^[a-z0-9_]+(\.[a-z0-9_]+)*$/;
 

@@ -13,8 +13,8 @@ export type PostgresOptions = PoolOptions;
 /** Runs of a transaction that failed on a deadlock or serialization failure, before giving up. */
 const MAX_ATTEMPTS = 5;
 /**
- * After a commit that added this many rows to a table (a `history.<n>` user), its statistics are
- * refreshed at once: with the old ones the planner takes a new account for a small one and sorts
+ * Once commits have added this many rows to a table (a `history.<n>` user, written in batches), its
+ * statistics are refreshed at once: with the old ones the planner takes a new account for a small one and sorts
  * its pages (tens of ms each on 100,000 rows) instead of walking the keyset index (well under 1 ms).
  */
 const ANALYZE_AFTER_ROWS = 10_000;
@@ -32,6 +32,8 @@ export function openPostgresStore(options: PostgresOptions): Store {
   };
   let closed = false;
   let marks = 0;
+  /** Rows bulk-inserted per table since its statistics were last refreshed. */
+  const unanalyzed = new Map<string, number>();
 
   const transaction: Store['transaction'] = async (fn, options) => {
     for (let attempt = 1; ; attempt++) {
@@ -47,7 +49,9 @@ export function openPostgresStore(options: PostgresOptions): Store {
         const connection = new PgConnection(client);
         const result = await fn(sqlRepos(connection));
         await client.query('COMMIT');
-        for (const [table, rows] of connection.bulkInserted) {
+        for (const [table, inserted] of connection.bulkInserted) {
+          const rows = (unanalyzed.get(table) ?? 0) + inserted;
+          unanalyzed.set(table, rows >= ANALYZE_AFTER_ROWS ? 0 : rows);
           // Committed already: a failure here only leaves the statistics to autovacuum.
           if (rows >= ANALYZE_AFTER_ROWS) await client.query(`ANALYZE ${table}`).catch(() => undefined);
         }
