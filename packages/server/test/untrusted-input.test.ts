@@ -106,6 +106,21 @@ for (const kind of await storeKinds()) {
       assert.ok(reply.body.error.params.from_id, reply.text);
     });
 
+    test('a body nested as deep as its size allows answers 422, not a stack overflow', async () => {
+      const depth = 200_000;
+      const body = `{"amount":"1","memo":${'['.repeat(depth)}${']'.repeat(depth)},"payee":{"scheme":"zelle","address":"a@example.com"}}`;
+      const reply = await t.call('POST', `/accounts/${checking.id}/payments`, { token, body, headers: { 'content-type': 'application/json' } });
+      assert.equal(reply.status, 422, reply.text.slice(0, 300));
+      assert.ok(reply.body.error.params.memo, reply.text.slice(0, 300));
+    });
+
+    test('a leap second in a date-time is the instant after :59, on both stores', async () => {
+      const reply = await t.call('POST', '/sandbox/webhook/secrets', { token, json: { expire_current_at: '2030-06-30T23:59:60Z' } });
+      assert.equal(reply.status, 201, reply.text);
+      const expiries = reply.body.secrets.map((secret: { expires_at: string | null }) => secret.expires_at);
+      assert.ok(expiries.includes('2030-07-01T00:00:00.000Z'), JSON.stringify(expiries));
+    });
+
     for (const [what, text] of [
       ['a NUL byte', 'x\u0000y'],
       ['a lone high surrogate', 'x\ud800y'],

@@ -58,15 +58,24 @@ const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired surrogat
 /** Whether every store keeps `text` and reads it back unchanged. */
 export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 
-/** The fields of a parsed body (dotted, as in `params`) whose key or text no store can keep. */
-function unstorableFields(value: unknown, field = ''): string[] {
-  if (typeof value === 'string') return isStorableText(value) ? [] : [field || 'body'];
-  if (value === null || typeof value !== 'object') return [];
+/**
+ * The fields of a parsed body (dotted, as in `params`) whose key or text no store can keep. Walked
+ * without recursion: a body may nest as deep as its size allows.
+ */
+function unstorableFields(body: unknown): string[] {
   const out: string[] = [];
-  for (const [key, child] of Object.entries(value)) {
-    const path = field ? `${field}.${key}` : key;
-    if (!isStorableText(key)) out.push(path);
-    else out.push(...unstorableFields(child, path));
+  const pending: [unknown, string][] = [[body, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, field] = next;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) out.push(field || 'body');
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        const path = field ? `${field}.${key}` : key;
+        if (isStorableText(key)) pending.push([child, path]);
+        else out.push(path);
+      }
+    }
   }
   return out;
 }

@@ -17,3 +17,12 @@ export const startOfDay = (day: string): number => Date.parse(`${day}T00:00:00.0
 export const addDays = (day: string, days: number): string => dayOf(startOfDay(day) + days * DAY_MS);
 
 export const isoTime = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * Epoch ms of an RFC 3339 date-time (already validated as one). A leap second (`23:59:60`), which
+ * RFC 3339 allows and Date.parse does not, is the instant after `23:59:59`.
+ */
+export function parseDateTime(text: string): number {
+  const leap = /^(.{16}):60(.*)$/.exec(text);
+  return leap ? Date.parse(`${leap[1]}:59${leap[2]}`) + 1000 : Date.parse(text);
+}

@@ -1,6 +1,6 @@
 // The sandbox control API: what the connect widget and the dashboard do in live mode.
 import { accountFor, closeAccount } from '../../domain/accounts.ts';
-import { DAY_MS, enrollmentNow, isoTime } from '../../domain/clock.ts';
+import { DAY_MS, enrollmentNow, isoTime, parseDateTime } from '../../domain/clock.ts';
 import { transact } from '../../domain/context.ts';
 import { createEnrollment } from '../../domain/enrollments.ts';
 import { enrollmentDisconnected, unprocessable } from '../../domain/errors.ts';
@@ -112,7 +112,7 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
 
   r.route('post', '/sandbox/webhook/secrets', { ...sandbox, operationId: 'rotateSandboxWebhookSecret' }, async (c) => {
     const { expire_current_at } = sandboxBody(c, 'rotateSandboxWebhookSecret');
-    return sandboxJson(c, 'rotateSandboxWebhookSecret', 201, await rotateWebhookSecret(deps, Date.parse(expire_current_at)));
+    return sandboxJson(c, 'rotateSandboxWebhookSecret', 201, await rotateWebhookSecret(deps, parseDateTime(expire_current_at)));
   });
 
   r.route('post', '/sandbox/events', { ...sandbox, operationId: 'fireSandboxEvent' }, async (c) => {
