@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createEnrollment } from '../src/domain/enrollments.ts';
 import { startServer } from '../src/index.ts';
-import { basic, testApp, type TestApp } from './helpers/harness.ts';
+import { basic, enrolledSuite, testApp, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
@@ -258,20 +258,11 @@ for (const kind of await storeKinds()) {
 }
 
 describe('payment limits and long lists', () => {
-  let t: TestApp;
-  let token: string;
-  let checking: any;
-
-  before(async () => {
-    t = testApp();
-    const created = await t.enroll();
-    token = created.token;
-    checking = created.accounts[0];
-  });
-  after(() => t.close());
+  const suite = enrolledSuite();
 
   for (const version of VERSIONS) {
     test(`${version}: memo, payee name and address longer than the description allows answer 422 naming the field`, async () => {
+      const { t, token, checking } = suite;
       const cases: [string, unknown, string][] = [
         ['/payments', { amount: '1', memo: 'm'.repeat(251), payee }, 'memo'],
         ['/payments', { amount: '1', memo: 'ok', payee: { ...payee, address: 'new@example.com', name: 'n'.repeat(101) } }, 'payee.name'],

@@ -1,8 +1,8 @@
 // Hostile request input: keys named like Object.prototype members, NUL bytes and lone surrogates.
 // Each answers 4xx in the error shape, changes nothing and leaves the server serving everyone.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { testApp, type TestApp } from './helpers/harness.ts';
+import { describe, test } from 'node:test';
+import { enrolledSuite } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
@@ -11,19 +11,10 @@ const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'v
 const prototypeNames = Object.getOwnPropertyNames(Object.prototype);
 
 describe('keys named like Object.prototype members', () => {
-  let t: TestApp;
-  let token: string;
-  let checking: any;
-
-  before(async () => {
-    t = testApp();
-    const created = await t.enroll();
-    token = created.token;
-    checking = created.accounts[0];
-  });
-  after(() => t.close());
+  const suite = enrolledSuite();
 
   test('a form body walking __proto__ is refused and pollutes nothing; later writes still work', async () => {
+    const { t, token, checking } = suite;
     for (const form of [
       '__proto__[polluted]=yes',
       'username=username&password=password&__proto__[polluted]=yes',
@@ -41,6 +32,7 @@ describe('keys named like Object.prototype members', () => {
 
   for (const name of PROTOTYPE_NAMES) {
     test(`an extra "${name}" field answers 422 with params, in JSON and form bodies, on every operation with a body`, async () => {
+      const { t, token, checking } = suite;
       const bodies: [string, string, Record<string, unknown>, string | undefined][] = [
         ['POST', `/accounts/${checking.id}/payments`, payment, token],
         ['POST', `/accounts/${checking.id}/payees`, payee, token],
@@ -66,6 +58,7 @@ describe('keys named like Object.prototype members', () => {
   }
 
   test('a nested __proto__ in a JSON body is refused; the payment is not made', async () => {
+    const { t, token, checking } = suite;
     const before = await t.call('GET', `/accounts/${checking.id}/payments`, { token });
     const body = `{"amount":"5.00","memo":"x","payee":{"__proto__":{"polluted":"yes"},"scheme":"zelle","address":"a@example.com","name":"A","type":"person"}}`;
     const reply = await t.call('POST', `/accounts/${checking.id}/payments`, { token, body, headers: { 'content-type': 'application/json' } });
@@ -75,6 +68,7 @@ describe('keys named like Object.prototype members', () => {
   });
 
   test('query parameters named like prototype members are ignored like any unknown parameter', async () => {
+    const { t, token, checking } = suite;
     for (const query of ['__proto__=1', 'constructor=1', '__proto__[polluted]=yes', 'toString=1&count=2']) {
       const reply = await t.call('GET', `/accounts/${checking.id}/transactions?${query}`, { token });
       assert.equal(reply.status, 200, `${query}: ${reply.text}`);
@@ -84,19 +78,10 @@ describe('keys named like Object.prototype members', () => {
 
 for (const kind of await storeKinds()) {
   describeUnless(kind.skip, `text no store can keep (${kind.name})`, { timeout: 60_000 }, () => {
-    let t: TestApp;
-    let token: string;
-    let checking: any;
-
-    before(async () => {
-      t = testApp(appOptions(await kind.location()));
-      const created = await t.enroll();
-      token = created.token;
-      checking = created.accounts[0];
-    });
-    after(() => t.close());
+    const suite = enrolledSuite(async () => appOptions(await kind.location()));
 
     test('a NUL byte in a path id answers 404, in a query id 422', async () => {
+      const { t, token, checking } = suite;
       for (const path of ['/accounts/acc_%00/payments', '/accounts/acc_%00', `/accounts/${checking.id}/payments/pay_%00`, `/accounts/${checking.id}/transactions/txn_%00`]) {
         const reply = await t.call('GET', path, { token });
         assert.equal(reply.status, 404, `${path}: ${reply.text}`);
@@ -107,6 +92,7 @@ for (const kind of await storeKinds()) {
     });
 
     test('a body nested as deep as its size allows answers 422, not a stack overflow', async () => {
+      const { t, token, checking } = suite;
       const depth = 200_000;
       const body = `{"amount":"1","memo":${'['.repeat(depth)}${']'.repeat(depth)},"payee":{"scheme":"zelle","address":"a@example.com"}}`;
       const reply = await t.call('POST', `/accounts/${checking.id}/payments`, { token, body, headers: { 'content-type': 'application/json' } });
@@ -115,6 +101,7 @@ for (const kind of await storeKinds()) {
     });
 
     test('a leap second in a date-time is the instant after :59, on both stores', async () => {
+      const { t, token } = suite;
       const reply = await t.call('POST', '/sandbox/webhook/secrets', { token, json: { expire_current_at: '2030-06-30T23:59:60Z' } });
       assert.equal(reply.status, 201, reply.text);
       const expiries = reply.body.secrets.map((secret: { expires_at: string | null }) => secret.expires_at);
@@ -127,6 +114,7 @@ for (const kind of await storeKinds()) {
       ['a lone low surrogate', 'x\udc00'],
     ] as const) {
       test(`${what} in a memo, a payee name or a webhook URL answers 422 naming the field; nothing is stored`, async () => {
+        const { t, token, checking } = suite;
         const before = await t.call('GET', `/accounts/${checking.id}/payments`, { token });
         const cases: [string, string, unknown, string][] = [
           ['POST', `/accounts/${checking.id}/payments`, { ...payment, memo: text }, 'memo'],

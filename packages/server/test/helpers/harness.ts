@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import { ContractValidator, type DocumentName } from '@aggregation/openapi/contract';
 import { verifyWebhook } from '@aggregation/client';
 import { createApp, type App, type AppOptions } from '../../src/index.ts';
@@ -110,6 +111,29 @@ export function testApp(options: AppOptions = {}): TestApp {
     },
     close: () => app.close(),
   };
+}
+
+export interface EnrolledSuite {
+  t: TestApp;
+  token: string;
+  /** The checking account of the `username` user. */
+  checking: any;
+}
+
+/**
+ * For a describe block: a test app with the user `username` enrolled before its tests, closed
+ * after them. The fields are set once `before` has run.
+ */
+export function enrolledSuite(options: () => AppOptions | Promise<AppOptions> = () => ({})): EnrolledSuite {
+  const suite = {} as EnrolledSuite;
+  before(async () => {
+    suite.t = testApp(await options());
+    const created = await suite.t.enroll();
+    suite.token = created.token;
+    suite.checking = created.accounts[0];
+  });
+  after(() => suite.t.close());
+  return suite;
 }
 
 function withoutWebhooks(options: AppOptions): AppOptions {
