@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
+import pg from 'pg';
 import { openStore } from '../src/index.ts';
 import { eventually, testApp, type Reply } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
@@ -50,6 +51,29 @@ describeUnless(postgres.skip, 'PostgreSQL unreachable', { timeout: 60_000 }, () 
     } finally {
       await t.close();
       await proxy.close();
+    }
+  });
+
+  test('connections killed under the server answer 503 or are replaced, never 500', async () => {
+    const url = await postgres.database();
+    const t = testApp({ databaseUrl: url, logError: () => undefined });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { token } = await t.enroll();
+      const statuses = new Set<number>();
+      for (let round = 0; round < 3; round++) {
+        const reads = Array.from({ length: 10 }, () => t.call('GET', '/accounts', { token }));
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'aggregation-server'",
+        );
+        for (const reply of await Promise.all(reads)) statuses.add(reply.status);
+      }
+      assert.deepEqual([...statuses].filter((status) => status !== 200 && status !== 503), [], `statuses ${[...statuses]}`);
+      await eventually(async () => (await t.call('GET', '/accounts', { token })).status === 200, 10_000);
+    } finally {
+      await admin.end();
+      await t.close();
     }
   });
 });
