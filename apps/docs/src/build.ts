@@ -2,6 +2,7 @@
 //   dist/<document>.json            the bundle with its code samples (x-codeSamples), what the page renders
 //   dist/<document>.html            the Redoc page, self-contained
 //   dist/samples/<document>/<language>/<operationId>.<ext>   each sample exactly as its page shows it
+//   dist/postman/<document>.postman_collection.json, .postman_environment.json   the Postman collection and its environment
 //   dist/changes.json               what changed between each older version and the current one
 //   dist/index.html                 the versions, the current one, links, and the changes
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -25,6 +26,7 @@ import { docsDir } from './paths.ts';
 // Written beside dist/ and swapped in at the end, so a server serving dist/ never sees it half-built.
 const outDir = `${docsDir}.next-${process.pid}`;
 import { renderPage } from './render.ts';
+import { buildCollection, buildEnvironment } from './postman.ts';
 
 async function writeOut(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
@@ -40,6 +42,9 @@ async function buildDocument(name: DocumentName): Promise<PageEntry> {
     const file = join(outDir, 'samples', name, sample.language.id, `${sample.operationId}.${sample.language.ext}`);
     await writeOut(file, sample.source);
   }
+  const collection = await buildCollection(bundle, name);
+  await writeOut(join(outDir, 'postman', `${name}.postman_collection.json`), `${JSON.stringify(collection, null, 2)}\n`);
+  await writeOut(join(outDir, 'postman', `${name}.postman_environment.json`), `${JSON.stringify(buildEnvironment(name), null, 2)}\n`);
   const title = pageTitle(name, bundle);
   await renderPage(decoratedPath, join(outDir, `${name}.html`), title);
   return {

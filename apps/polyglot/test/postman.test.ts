@@ -1,11 +1,14 @@
-// Every collection, run by Newman against the sandbox server as a user would run it: the sandbox collection makes
-// the enrollment (and fills the environment in), then each version's collection runs every request with its tests.
+// The docs' Postman collections (apps/docs/dist/postman/), run by Newman against the sandbox server as a user would
+// run them: the sandbox collection makes the enrollment (and fills the environment in), then each version's
+// collection runs every request with its test script.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Collection, docsDir, type Environment } from '@aggregation/docs';
 import { type DocumentName, listOperations, loadBundle, versions } from '@aggregation/openapi/contract';
 import { startServer } from '@aggregation/server';
 import newman, { type NewmanRunOptions, type NewmanRunSummary } from 'newman';
-import { buildCollection, buildEnvironment, type Environment } from '../src/index.ts';
 
 type Run = { summary: NewmanRunSummary; environment: Environment };
 
@@ -24,12 +27,13 @@ function failures(summary: NewmanRunSummary): string[] {
 }
 
 let server: { url: string; close(): Promise<void> };
+const download = <T>(file: string): T => JSON.parse(readFileSync(join(docsDir, 'postman', file), 'utf8')) as T;
 const environmentFor = (document: DocumentName): Environment => {
-  const environment = buildEnvironment(document);
+  const environment = download<Environment>(`${document}.postman_environment.json`);
   environment.values.find((value) => value.key === 'baseUrl')!.value = server.url;
   return environment;
 };
-const collectionOf = (document: DocumentName) => buildCollection(loadBundle(document), document);
+const collectionOf = async (document: DocumentName) => download<Collection>(`${document}.postman_collection.json`);
 
 /** A fresh enrollment made by the sandbox collection's first folder, as a user starts. */
 async function enrolled(document: DocumentName): Promise<Environment> {

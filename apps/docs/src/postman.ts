@@ -1,4 +1,4 @@
-// A Postman collection of one document: openapi-to-postmanv2 converts the bundle, and this module makes it run as
+// The Postman collection of one document: openapi-to-postmanv2 converts the bundle, and this module makes it run as
 // is against a sandbox: the token and ids come from variables, every request pins its document's version and carries
 // a test script checking the answer against the description, and the requests that remove access run last.
 import {
