@@ -1,17 +1,6 @@
 // Redocly plugin: the reference's table of error codes, rendered at bundle time from the one list of them
 // (`x-error-codes`, from spec/error-codes.yaml) in place of the marker `<!-- error-codes -->` of `info.description`.
-
-export const marker = '<!-- error-codes -->';
-
-const cell = (text) => String(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
-
-/** The Markdown table of a list of error codes: status, code, when, what to do. */
-export function errorCodesTable(codes) {
-  const rows = [...codes]
-    .sort((a, b) => a.status - b.status)
-    .map((entry) => `| ${entry.status} | \`${cell(entry.code)}\` | ${cell(entry.when)} | ${cell(entry.action)} |`);
-  return ['| Status | `error.code` | When | What to do |', '|---|---|---|---|', ...rows].join('\n');
-}
+import { errorCodesMarker, errorCodesTable } from '../src/error-codes.ts';
 
 function ErrorCodesTable() {
   return {
@@ -20,8 +9,8 @@ function ErrorCodesTable() {
         const declared = root['x-error-codes'];
         const codes = declared && declared.$ref ? ctx.resolve(declared).node : declared;
         const description = root.info?.description;
-        if (!Array.isArray(codes) || typeof description !== 'string' || !description.includes(marker)) return;
-        root.info.description = description.replace(marker, errorCodesTable(codes));
+        if (!Array.isArray(codes) || typeof description !== 'string' || !description.includes(errorCodesMarker)) return;
+        root.info.description = description.replace(errorCodesMarker, errorCodesTable(codes));
       },
     },
   };

@@ -27,3 +27,16 @@ export function declaredErrorCode(codes: readonly ErrorCode[], code: string): Er
     return code === family || code.startsWith(`${family}.`);
   });
 }
+
+/** Where a description wants the table of its error codes. */
+export const errorCodesMarker = '<!-- error-codes -->';
+
+const cell = (text: string | number) => String(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+/** The Markdown table of error codes, by status: status, code, when, what to do. */
+export function errorCodesTable(codes: readonly ErrorCode[]): string {
+  const rows = [...codes]
+    .sort((a, b) => a.status - b.status)
+    .map((entry) => `| ${entry.status} | \`${cell(entry.code)}\` | ${cell(entry.when)} | ${cell(entry.action)} |`);
+  return ['| Status | `error.code` | When | What to do |', '|---|---|---|---|', ...rows].join('\n');
+}
