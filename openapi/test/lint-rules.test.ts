@@ -340,6 +340,14 @@ describe('spectral ruleset', () => {
     });
   });
 
+  describe('server-description-plain-text', () => {
+    test('fires on Markdown in a server description', async () => {
+      const doc = cleanDocument();
+      doc.servers[0].description = 'Local server; tokens look like `test_token_...`.';
+      await assertFires(doc, 'server-description-plain-text', ['servers', '0', 'description']);
+    });
+  });
+
   describe('license-url (url or SPDX identifier)', () => {
     test('fires when the license has neither', async () => {
       const doc = cleanDocument();

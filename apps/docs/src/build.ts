@@ -2,11 +2,14 @@
 //   dist/<document>.json            the bundle with its code samples (x-codeSamples), what the page renders
 //   dist/<document>.html            the Redoc page, self-contained
 //   dist/samples/<document>/<language>/<operationId>.<ext>   each sample exactly as its page shows it
+//   dist/postman/<document>.postman_collection.json, .postman_environment.json   the Postman collection and its environment
+//   dist/guides/<guide>.html        the guides, from guides/<guide>.md
+//   dist/openapi/<document>.json, .yaml   the bundles, for download
 //   dist/changes.json               what changed between each older version and the current one
 //   dist/index.html                 the versions, the current one, links, and the changes
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { loadBundle } from '@aggregation/openapi/contract';
+import { distDir, loadBundle } from '@aggregation/openapi/contract';
 import { decorate } from './decorate.ts';
 import { diffDocuments } from './diff.ts';
 import {
@@ -25,6 +28,8 @@ import { docsDir } from './paths.ts';
 // Written beside dist/ and swapped in at the end, so a server serving dist/ never sees it half-built.
 const outDir = `${docsDir}.next-${process.pid}`;
 import { renderPage } from './render.ts';
+import { buildCollection, buildEnvironment } from './postman.ts';
+import { guidePath, loadGuides, renderGuide } from './guides.ts';
 
 async function writeOut(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
@@ -40,6 +45,9 @@ async function buildDocument(name: DocumentName): Promise<PageEntry> {
     const file = join(outDir, 'samples', name, sample.language.id, `${sample.operationId}.${sample.language.ext}`);
     await writeOut(file, sample.source);
   }
+  const collection = await buildCollection(bundle, name);
+  await writeOut(join(outDir, 'postman', `${name}.postman_collection.json`), `${JSON.stringify(collection, null, 2)}\n`);
+  await writeOut(join(outDir, 'postman', `${name}.postman_environment.json`), `${JSON.stringify(buildEnvironment(name), null, 2)}\n`);
   const title = pageTitle(name, bundle);
   await renderPage(decoratedPath, join(outDir, `${name}.html`), title);
   return {
@@ -63,7 +71,16 @@ async function build(): Promise<void> {
     .map((version) => diffDocuments(loadBundle(version), current));
   await writeOut(join(outDir, 'changes.json'), `${JSON.stringify(changes, null, 2)}\n`);
 
+  const guides = loadGuides();
+  const references = pages.map((page) => ({ href: page.file, title: page.title }));
+  for (const guide of guides) await writeOut(join(outDir, guidePath(guide)), renderGuide(guide, guides, references));
+  await mkdir(join(outDir, 'openapi'), { recursive: true });
+  for (const name of documentNames) {
+    for (const ext of ['json', 'yaml']) await copyFile(join(distDir, `${name}.${ext}`), join(outDir, 'openapi', `${name}.${ext}`));
+  }
+
   const html = renderIndexPage({
+    guides,
     title: typeof current.info.title === 'string' ? current.info.title : 'API',
     summary: typeof current.info.summary === 'string' ? current.info.summary : '',
     currentVersion,
@@ -78,7 +95,7 @@ async function build(): Promise<void> {
   });
   await rename(outDir, docsDir);
   await rm(previous, { recursive: true, force: true });
-  console.log(`Docs written to ${docsDir}: ${pages.map((page) => page.file).join(', ')}, index.html`);
+  console.log(`Docs written to ${docsDir}: ${pages.map((page) => page.file).join(', ')}, index.html, ${guides.length} guides`);
 }
 
 await build();

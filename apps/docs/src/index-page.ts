@@ -1,7 +1,8 @@
 // The docs' landing page: the versions (which one is current), a link to each page, and what changed between
 // the versions, rendered from the diff of the bundles. One self-contained HTML file, no script.
 import type { Changes, OperationKey, SchemaDiff, ShapeChange } from './diff.ts';
-import { faviconLink } from './offline.ts';
+import { escapeHtml } from './html.ts';
+import { type Guide, guidePath, siteNav, sitePage } from './guides.ts';
 
 export type PageEntry = {
   name: string;
@@ -15,6 +16,7 @@ export type PageEntry = {
 };
 
 export type IndexPageInput = {
+  guides: readonly Guide[];
   title: string;
   summary: string;
   currentVersion: string;
@@ -22,11 +24,6 @@ export type IndexPageInput = {
   changes: Changes[];
 };
 
-const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => escapes[char]!);
-}
 
 const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
 
@@ -122,20 +119,6 @@ function pageRow(page: PageEntry): string {
 </tr>`;
 }
 
-const style = `
-body { font: 16px/1.5 system-ui, sans-serif; color: #1f2328; margin: 0; }
-main { max-width: 62rem; margin: 0 auto; padding: 2rem 1.5rem 4rem; }
-h1 { margin-bottom: .25rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #d0d7de; padding-bottom: .3rem; }
-table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
-th, td { text-align: left; vertical-align: top; padding: .4rem .6rem; border-bottom: 1px solid #d0d7de; }
-thead th { background: #f6f8fa; }
-td ul { margin: 0; padding-left: 1.1rem; }
-code { font: 13px/1.4 ui-monospace, monospace; background: #f6f8fa; padding: .1rem .3rem; border-radius: 4px; }
-.current { color: #1a7f37; } .added { color: #1a7f37; } .removed { color: #cf222e; } .changed { color: #9a6700; }
-a { color: #0969da; }
-.pages th { white-space: nowrap; }
-`;
-
 export function renderIndexPage(input: IndexPageInput): string {
   const versions = input.pages.filter((page) => page.status !== 'sandbox');
   const others = input.pages.filter((page) => page.status === 'sandbox');
@@ -143,19 +126,15 @@ export function renderIndexPage(input: IndexPageInput): string {
 <thead><tr><th>Document</th><th>Status</th><th>About</th><th>Operations</th><th>Webhook events</th></tr></thead>
 <tbody>${pages.map(pageRow).join('\n')}</tbody>
 </table>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(input.title)}: documentation</title>
-${faviconLink}
-<style>${style}</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(input.title)}</h1>
+  const references = input.pages.map((page) => ({ href: page.file, title: page.title }));
+  const [first, ...more] = input.guides;
+  const content = `<h1>${escapeHtml(input.title)}</h1>
 <p>${escapeHtml(input.summary)}</p>
+<section id="get-started" class="get-started">
+<h2>Get started</h2>
+${first ? `<p><a class="start" href="${escapeHtml(guidePath(first))}"><strong>${escapeHtml(first.title)}</strong></a>: ${escapeHtml(first.summary)}</p>` : ''}
+${list(more.map((guide) => `<a href="${escapeHtml(guidePath(guide))}">${escapeHtml(guide.title)}</a>: ${escapeHtml(guide.summary)}`))}
+</section>
 <h2 id="versions">Versions</h2>
 <p>The current version is <strong id="current-version">${escapeHtml(input.currentVersion)}</strong>. A request chooses its version
 with the <code>Service-Version</code> header (for example <code>Service-Version: ${escapeHtml(input.currentVersion)}</code>); without it
@@ -164,10 +143,21 @@ ${table(versions)}
 <h2 id="sandbox">Sandbox control API</h2>
 <p>Creates test enrollments, moves their clock and drives webhooks in the sandbox.</p>
 ${table(others)}
+<h2 id="downloads">Downloads</h2>
+<p>The OpenAPI 3.1 description of each document, to generate a client or import into your tools, and a Postman
+collection of it with its environment.</p>
+${downloads(input.pages)}
 ${input.changes.map(renderChanges).join('\n')}
-<p><small>Generated from the bundled OpenAPI descriptions.</small></p>
-</main>
-</body>
-</html>
-`;
+<p><small>Generated from the bundled OpenAPI descriptions.</small></p>`;
+  return sitePage(`${input.title}: documentation`, siteNav(input.guides, references, 'index.html', ''), content);
+}
+
+function downloads(pages: readonly PageEntry[]): string {
+  const rows = pages.map((page) => {
+    const file = (path: string, label: string) => `<a href="${escapeHtml(path)}" download>${escapeHtml(label)}</a>`;
+    return `<tr><th scope="row">${escapeHtml(page.name)}</th>
+<td>${file(`openapi/${page.name}.json`, 'JSON')} · ${file(`openapi/${page.name}.yaml`, 'YAML')}</td>
+<td>${file(`postman/${page.name}.postman_collection.json`, 'collection')} · ${file(`postman/${page.name}.postman_environment.json`, 'environment')}</td></tr>`;
+  });
+  return `<table class="downloads"><thead><tr><th>Document</th><th>OpenAPI</th><th>Postman</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

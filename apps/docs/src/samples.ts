@@ -41,6 +41,17 @@ export class MissingSamplesError extends Error {
   }
 }
 
+/** Samples call the API at this variable of the environment, so that they run against any server as shown. */
+export const baseUrlVariable = 'BASE_URL';
+
+export class HardCodedHostError extends Error {
+  readonly files: string[];
+  constructor(files: string[]) {
+    super(`Code samples that do not read the API's address from ${baseUrlVariable}:\n  ${files.join('\n  ')}`);
+    this.files = files;
+  }
+}
+
 /** The sample of one operation in one language as a document's page shows it, or undefined when there is none. */
 export function readSample(
   document: DocumentName,
@@ -57,7 +68,7 @@ export function readSample(
   return { document, operationId, language, file: shared, source };
 }
 
-/** One sample per language for each operation id; throws listing every missing file. */
+/** One sample per language for each operation id; throws listing every missing file, or every sample with a host of its own. */
 export function samplesFor(document: DocumentName, operationIds: readonly string[], dir: string = samplesDir): Sample[] {
   const samples: Sample[] = [];
   const missing: string[] = [];
@@ -69,6 +80,8 @@ export function samplesFor(document: DocumentName, operationIds: readonly string
     }
   }
   if (missing.length > 0) throw new MissingSamplesError(missing);
+  const hardCoded = samples.filter((sample) => !sample.source.includes(baseUrlVariable)).map((sample) => sample.file);
+  if (hardCoded.length > 0) throw new HardCodedHostError([...new Set(hardCoded)]);
   return samples;
 }
 

@@ -8,7 +8,7 @@ import { loadBundle } from '@aggregation/openapi/contract';
 import { decorate } from '../src/decorate.ts';
 import { currentVersion, documentNames, operationsOf, type OpenApiDocument } from '../src/documents.ts';
 import { docsDir } from '../src/paths.ts';
-import { languages, MissingSamplesError, samplesDir } from '../src/samples.ts';
+import { HardCodedHostError, languages, MissingSamplesError, samplesDir } from '../src/samples.ts';
 
 type CodeSample = { lang: string; label: string; source: string };
 
@@ -74,17 +74,29 @@ describe('decorate', () => {
     );
   });
 
+  it('names every sample that calls a host of its own instead of BASE_URL', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'samples-'));
+    for (const language of languages) {
+      mkdirSync(join(dir, language.id), { recursive: true });
+      writeFileSync(join(dir, language.id, `getA.${language.ext}`), language.id === 'curl' ? 'curl http://localhost:3000/a' : 'BASE_URL');
+    }
+    assert.throws(
+      () => decorate('2019-07-01', bundle, dir),
+      (error: unknown) => error instanceof HardCodedHostError && error.files.length === 1 && error.files[0]!.endsWith('getA.sh'),
+    );
+  });
+
   it('prefers a sample written for the version over the shared one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'samples-'));
     for (const language of languages) {
       mkdirSync(join(dir, language.id, '2019-07-01'), { recursive: true });
-      writeFileSync(join(dir, language.id, `getA.${language.ext}`), `shared ${currentVersion}`);
+      writeFileSync(join(dir, language.id, `getA.${language.ext}`), `shared ${currentVersion} BASE_URL`);
     }
-    writeFileSync(join(dir, 'python', '2019-07-01', 'getA.py'), 'own');
+    writeFileSync(join(dir, 'python', '2019-07-01', 'getA.py'), 'own BASE_URL');
     const { document, samples } = decorate('2019-07-01', bundle, dir);
     assert.deepEqual(
       samples.map((sample) => sample.source.trim()),
-      ['shared 2019-07-01', 'shared 2019-07-01', 'own'],
+      ['shared 2019-07-01 BASE_URL', 'shared 2019-07-01 BASE_URL', 'own BASE_URL'],
     );
     assert.equal((document.paths?.['/a']?.get?.['x-codeSamples'] as CodeSample[]).length, 3);
     assert.equal(bundle.paths?.['/a']?.get?.['x-codeSamples'], undefined);

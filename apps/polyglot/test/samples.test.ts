@@ -1,10 +1,10 @@
 // Every code sample of the docs, exactly as its page shows it (apps/docs/dist/samples), run against the sandbox
-// server: curl with the token in the environment, TypeScript with Node, Python in the tools' virtualenv. Each
-// runs on a fresh enrollment, since some remove access or close accounts. (TypeScript is also typechecked:
+// server at BASE_URL: curl with the token in the environment, TypeScript with Node, Python in the tools'
+// virtualenv. Each runs on a fresh enrollment, since some remove access or close accounts. (TypeScript is also typechecked:
 // this package's tsconfig includes the samples.)
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { docsDir } from '@aggregation/docs';
 import { documentNames, loadBundle } from '@aggregation/openapi/contract';
@@ -15,7 +15,6 @@ import { skipWhenMissing } from '@aggregation/test-support';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
 import { type Sandbox, sampleEnv, startSandbox } from './support/sandbox.ts';
 
-const documentedUrl = 'http://localhost:3000';
 const noCurl = skipWhenMissing('the curl samples', missingTool('curl', findToolchain()));
 const noVenv = skipWhenMissing('the python samples', !existsSync(venvPython) && `no virtualenv at ${venvPython}: run npm run generate:clients`);
 
@@ -52,14 +51,9 @@ describe('code samples against the sandbox server', { concurrency: 2 }, () => {
         it(`${name} ${operationId} (${language.id})`, { skip: language.skip }, async () => {
           const shown = join(docsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
           const source = readFileSync(shown, 'utf8');
-          assert.ok(source.includes(documentedUrl), `${shown} does not use ${documentedUrl}`);
-          // The same program, pointed at this test's server.
-          const runnable = join(artifactsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
-          mkdirSync(dirname(runnable), { recursive: true });
-          writeFileSync(runnable, source.replaceAll(documentedUrl, sandbox.url));
           const needs = ['TRANSACTION_ID', 'PAYMENT_ID'].filter((variable) => source.includes(variable));
-          const env = venvEnv({ ...(await sampleEnv(sandbox.url, needs)), CURL_HOME: curlHome });
-          const [file, args] = language.command(runnable);
+          const env = venvEnv({ ...(await sampleEnv(sandbox.url, needs)), BASE_URL: sandbox.url, CURL_HOME: curlHome });
+          const [file, args] = language.command(shown);
           const { stdout } = await run(file, args, { env, timeoutMs: 60_000 });
           assert.ok(stdout.trim().length > 0 || operationId.startsWith('delete'), 'the sample printed nothing');
         });

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { verifyWebhook, WebhookVerificationError } from '@aggregation/client';
 
@@ -18,3 +20,10 @@ app.post('/webhooks', async (c) => {
     return c.text('invalid signature', 400);
   }
 });
+
+// `node examples/webhook-hono.ts` listens on PORT (default 4242); a test imports `app` instead.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  serve({ fetch: app.fetch, hostname: '127.0.0.1', port: Number(process.env.PORT ?? 4242) }, (info) => {
+    console.log(`Listening on http://127.0.0.1:${info.port}/webhooks`);
+  });
+}

@@ -1,4 +1,5 @@
 import { codeReason, codeStartsWith } from './codes.ts';
+import { type ConnectionFailure, connectionFailureOf } from './connection-failure.ts';
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
 
 /** Codes the contract names; the server may send others, and any of them may carry trailing reason tokens. */
@@ -102,8 +103,17 @@ export class ApiError extends AggregationError {
   }
 }
 
-/** The request never got an HTTP response (DNS, refused connection, reset, timeout), after any retries. */
-export class ConnectionError extends AggregationError {}
+/**
+ * The request never got an HTTP response, after any retries; `reason` says why (`connection_refused`, `dns`,
+ * `timeout`, `connection_reset`, `tls`, or `network` when the runtime does not say).
+ */
+export class ConnectionError extends AggregationError {
+  readonly reason: ConnectionFailure;
+  constructor(message: string, options: ErrorOptions & { reason?: ConnectionFailure } = {}) {
+    super(message, options);
+    this.reason = options.reason ?? connectionFailureOf(options.cause);
+  }
+}
 
 /** The client was set up in a way that cannot work; raised before any request is sent. */
 export class ConfigurationError extends AggregationError {}

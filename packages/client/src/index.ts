@@ -11,6 +11,7 @@ export {
 } from './client.ts';
 export { basicAuthorization, isLiveToken, isSandboxToken } from './auth.ts';
 export { codeReason, codeStartsWith, codeTokens } from './codes.ts';
+export type { ConnectionFailure } from './connection-failure.ts';
 export {
   ENROLLMENT_STATUS_HEADER,
   type EnrollmentStatus,

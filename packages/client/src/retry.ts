@@ -1,3 +1,4 @@
+import { connectionFailureOf, failureDescriptions } from './connection-failure.ts';
 import { ConnectionError, parseRetryAfterSeconds } from './errors.ts';
 import { callerSignal, type SendAttempt, signalTransport } from './transport.ts';
 
@@ -129,6 +130,6 @@ export function createRetryingSend(send: SendAttempt, options: RetryOptions = {}
 
 function toConnectionError(error: unknown, request: Request): unknown {
   if (error instanceof ConnectionError) return error;
-  const detail = error instanceof Error ? error.message : String(error);
-  return new ConnectionError(`Request failed: ${request.method} ${request.url}: ${detail}`, { cause: error });
+  const reason = connectionFailureOf(error);
+  return new ConnectionError(`Request failed, ${failureDescriptions[reason]}: ${request.method} ${request.url}`, { cause: error, reason });
 }

@@ -43,7 +43,7 @@ export function hasTimeout(timeoutMs: number | undefined): timeoutMs is number {
 
 /** The error of an attempt that had no response within its timeout, whichever way it was timed out. */
 export function timeoutError(request: Request, timeoutMs: number, cause: unknown): ConnectionError {
-  return new ConnectionError(`No response within ${timeoutMs} ms: ${request.method} ${request.url}`, { cause });
+  return new ConnectionError(`No response within ${timeoutMs} ms: ${request.method} ${request.url}`, { cause, reason: 'timeout' });
 }
 
 /**

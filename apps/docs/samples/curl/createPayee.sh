@@ -9,4 +9,4 @@ curl -u "$ACCESS_TOKEN:" -X POST \
     "name": "Jane Doe",
     "type": "person"
   }' \
-  "http://localhost:3000/accounts/$ACCOUNT_ID/payees"
+  "$BASE_URL/accounts/$ACCOUNT_ID/payees"

@@ -14,4 +14,4 @@ curl -u "$ACCESS_TOKEN:" -X POST \
       "type": "person"
     }
   }' \
-  "http://localhost:3000/accounts/$ACCOUNT_ID/payments"
+  "$BASE_URL/accounts/$ACCOUNT_ID/payments"

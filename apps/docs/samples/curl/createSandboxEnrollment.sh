@@ -2,4 +2,4 @@
 curl -X POST \
   -H 'Content-Type: application/json' \
   -d '{"username": "username", "password": "password"}' \
-  http://localhost:3000/sandbox/enrollments
+  "$BASE_URL/sandbox/enrollments"

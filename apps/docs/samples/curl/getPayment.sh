@@ -1,3 +1,3 @@
 curl -u "$ACCESS_TOKEN:" \
   -H 'Service-Version: 2020-10-12' \
-  "http://localhost:3000/accounts/$ACCOUNT_ID/payments/$PAYMENT_ID"
+  "$BASE_URL/accounts/$ACCOUNT_ID/payments/$PAYMENT_ID"

@@ -1,2 +1,2 @@
 curl -u "$ACCESS_TOKEN:" \
-  http://localhost:3000/sandbox/webhook
+  "$BASE_URL/sandbox/webhook"

@@ -1,3 +1,3 @@
 # No access token needed.
 curl -H 'Service-Version: 2020-10-12' \
-  http://localhost:3000/institutions
+  "$BASE_URL/institutions"

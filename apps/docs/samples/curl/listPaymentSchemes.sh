@@ -1,3 +1,3 @@
 curl -u "$ACCESS_TOKEN:" -X OPTIONS \
   -H 'Service-Version: 2020-10-12' \
-  "http://localhost:3000/accounts/$ACCOUNT_ID/payments"
+  "$BASE_URL/accounts/$ACCOUNT_ID/payments"

@@ -3,4 +3,4 @@
 curl -u "$ACCESS_TOKEN:" -G \
   -H 'Service-Version: 2020-10-12' \
   --data-urlencode 'count=25' \
-  "http://localhost:3000/accounts/$ACCOUNT_ID/transactions"
+  "$BASE_URL/accounts/$ACCOUNT_ID/transactions"

@@ -1,2 +1,2 @@
 curl -u "$ACCESS_TOKEN:" -X POST \
-  http://localhost:3000/sandbox/enrollment/refresh
+  "$BASE_URL/sandbox/enrollment/refresh"

@@ -3,4 +3,4 @@
 curl -u "$ACCESS_TOKEN:" -X POST \
   -H 'Content-Type: application/json' \
   -d '{"expire_current_at": "2030-01-01T00:00:00Z"}' \
-  http://localhost:3000/sandbox/webhook/secrets
+  "$BASE_URL/sandbox/webhook/secrets"

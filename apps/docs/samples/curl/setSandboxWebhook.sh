@@ -1,4 +1,4 @@
 curl -u "$ACCESS_TOKEN:" -X PUT \
   -H 'Content-Type: application/json' \
   -d '{"url": "http://localhost:8080/webhooks"}' \
-  http://localhost:3000/sandbox/webhook
+  "$BASE_URL/sandbox/webhook"

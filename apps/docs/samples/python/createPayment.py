@@ -4,7 +4,7 @@ import uuid
 import httpx
 
 api = httpx.Client(
-    base_url="http://localhost:3000",
+    base_url=os.environ["BASE_URL"],
     auth=(os.environ["ACCESS_TOKEN"], ""),
     headers={"Service-Version": "2020-10-12"},
 )

@@ -1,8 +1,10 @@
+import os
+
 import httpx
 
 # Enrolls a sandbox user; no access token needed for this one.
 response = httpx.post(
-    "http://localhost:3000/sandbox/enrollments",
+    f"{os.environ['BASE_URL']}/sandbox/enrollments",
     json={"username": "username", "password": "password"},
 )
 response.raise_for_status()

@@ -3,7 +3,7 @@ import os
 import httpx
 
 sandbox = httpx.Client(
-    base_url="http://localhost:3000",
+    base_url=os.environ["BASE_URL"],
     auth=(os.environ["ACCESS_TOKEN"], ""),
 )
 

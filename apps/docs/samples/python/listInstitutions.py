@@ -1,8 +1,10 @@
+import os
+
 import httpx
 
 # No access token needed.
 response = httpx.get(
-    "http://localhost:3000/institutions",
+    f"{os.environ['BASE_URL']}/institutions",
     headers={"Service-Version": "2020-10-12"},
 )
 response.raise_for_status()

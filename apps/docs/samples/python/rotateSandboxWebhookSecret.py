@@ -4,7 +4,7 @@ from datetime import datetime, timedelta, timezone
 import httpx
 
 sandbox = httpx.Client(
-    base_url="http://localhost:3000",
+    base_url=os.environ["BASE_URL"],
     auth=(os.environ["ACCESS_TOKEN"], ""),
 )
 

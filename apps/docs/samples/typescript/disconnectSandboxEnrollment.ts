@@ -2,7 +2,7 @@ import { createSandboxClient } from '@aggregation/client';
 
 const sandbox = createSandboxClient({
   token: process.env.ACCESS_TOKEN!,
-  baseUrl: 'http://localhost:3000',
+  baseUrl: process.env.BASE_URL,
 });
 
 const { data, error } = await sandbox.POST('/sandbox/enrollment/disconnect', {

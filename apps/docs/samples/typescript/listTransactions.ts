@@ -2,7 +2,7 @@ import { createClient } from '@aggregation/client';
 
 const client = createClient({
   token: process.env.ACCESS_TOKEN!,
-  baseUrl: 'http://localhost:3000',
+  baseUrl: process.env.BASE_URL,
   version: '2020-10-12',
 });
 

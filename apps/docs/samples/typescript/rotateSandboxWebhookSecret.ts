@@ -2,7 +2,7 @@ import { createSandboxClient } from '@aggregation/client';
 
 const sandbox = createSandboxClient({
   token: process.env.ACCESS_TOKEN!,
-  baseUrl: 'http://localhost:3000',
+  baseUrl: process.env.BASE_URL,
 });
 
 // A new secret signs from now on; the current one signs too for one more day.

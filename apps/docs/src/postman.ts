@@ -1,0 +1,192 @@
+// The Postman collection of one document: openapi-to-postmanv2 converts the bundle, and this module makes it run as
+// is against a sandbox: the token and ids come from variables, every request pins its document's version and carries
+// a test script checking the answer against the description, and the requests that remove access run last.
+import {
+  deref,
+  type DocumentName,
+  type JsonObject,
+  listOperations,
+  type OpenApiDocument,
+  type OperationRef,
+  versions,
+} from '@aggregation/openapi/contract';
+import converter from 'openapi-to-postmanv2';
+import type { RequestAuthDefinition } from 'postman-collection';
+
+type Variable = { key: string; value: string; type?: string; description?: string | { content: string } };
+type Header = { key: string; value: string; disabled?: boolean };
+type Query = { key: string; value: string | null; disabled?: boolean };
+type Url = { path?: string[]; query?: Query[]; variable?: Variable[] };
+type Request = { method: string; url: Url; header?: Header[]; auth?: unknown };
+type Script = { listen: string; script: { type: string; exec: string[] } };
+type Item = { name: string; item?: Item[]; request?: Request; event?: Script[] };
+export type Collection = { info: JsonObject; item: Item[]; variable?: Variable[]; auth?: RequestAuthDefinition; event?: Script[] };
+export type Environment = { name: string; values: { key: string; value: string; type: string; enabled: boolean }[] };
+
+/** The variables a collection reads, with what each one holds. */
+export const variables = {
+  baseUrl: 'Where the API answers, for example http://127.0.0.1:3000 for `npm start`.',
+  accessToken: 'A sandbox access token (`test_token_...`): POST /sandbox/enrollments gives one.',
+  accountId: 'An account of that enrollment that can pay (its links have `payments`).',
+  transactionId: 'A transaction of that account.',
+  paymentId: 'A payment made from that account.',
+  enrollmentId: 'The enrollment of the access token.',
+} as const;
+
+const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
+
+/** `account_id` to `accountId`: path parameters are filled from the collection's variables. */
+const variableOf = (parameter: string) => parameter.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+function convert(bundle: OpenApiDocument): Promise<Collection> {
+  return new Promise((resolve, reject) => {
+    converter.convert(
+      { type: 'json', data: JSON.stringify(bundle) },
+      { folderStrategy: 'Tags', requestParametersResolution: 'Example', exampleParametersResolution: 'Example' },
+      (error, result) => {
+        if (error) reject(new Error(`openapi-to-postmanv2: ${error.message}`));
+        else if (!result?.result || !result.output?.[0]) reject(new Error(`openapi-to-postmanv2: ${result?.reason}`));
+        else resolve(result.output[0].data as Collection);
+      },
+    );
+  });
+}
+
+// OpenAPI's numeric formats are no JSON Schema formats: Postman's validator refuses them (the type still applies).
+const OPENAPI_ONLY_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
+
+/** A schema with every `$ref` replaced by its target, so that a test script can carry it alone. */
+export function inlineSchema(bundle: OpenApiDocument, schema: unknown, trail: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((entry) => inlineSchema(bundle, entry, trail));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const ref = (schema as JsonObject).$ref;
+  if (typeof ref === 'string') {
+    if (trail.includes(ref)) throw new Error(`recursive schema ${ref} cannot be inlined`);
+    return inlineSchema(bundle, deref(bundle, schema), [...trail, ref]);
+  }
+  const inlined: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'format' && OPENAPI_ONLY_FORMATS.has(value as string)) continue;
+    inlined[key] = inlineSchema(bundle, value, trail);
+  }
+  return inlined;
+}
+
+/** The operation's success answers: status to the JSON schema of its body (null without a body). */
+function successSchemas(bundle: OpenApiDocument, operation: OperationRef): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const [status, raw] of Object.entries((operation.operation.responses ?? {}) as JsonObject)) {
+    if (!status.startsWith('2')) continue;
+    const response = deref(bundle, raw);
+    const content = response.content as Record<string, JsonObject> | undefined;
+    const schema = content?.['application/json']?.schema;
+    answers[status] = schema === undefined ? null : inlineSchema(bundle, schema);
+  }
+  return answers;
+}
+
+/** The test script of one request: a documented success status, a body matching its schema, the version served. */
+export function testScript(bundle: OpenApiDocument, document: DocumentName, operation: OperationRef): string[] {
+  const answers = successSchemas(bundle, operation);
+  const version = (versions as readonly string[]).includes(document) ? document : undefined;
+  return [
+    `// ${operation.operationId}: checked against the description (${document}).`,
+    `const answers = ${JSON.stringify(answers)};`,
+    `pm.test('answers a documented success status (' + Object.keys(answers).join(', ') + ')', () => {`,
+    `  pm.expect(Object.keys(answers)).to.include(String(pm.response.code));`,
+    `});`,
+    `const schema = answers[String(pm.response.code)];`,
+    `if (schema) {`,
+    `  pm.test('the body matches the description', () => pm.response.to.have.jsonSchema(schema));`,
+    `}`,
+    ...(version
+      ? [`pm.test('served by version ${version}', () => pm.expect(pm.response.headers.get('Service-Version')).to.eql('${version}'));`]
+      : []),
+  ];
+}
+
+const templateOf = (path: string[] = []) => `/${path.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`;
+
+function flatten(items: Item[]): Item[] {
+  return items.flatMap((item) => (item.item ? flatten(item.item) : [item]));
+}
+
+/** Removing access (DELETE) or ending the enrollment's data (disconnect, close) would break every later request. */
+function endsTheData(operation: OperationRef): boolean {
+  return operation.method === 'delete' || /disconnect|close/i.test(operation.operationId);
+}
+
+/** Making a sandbox enrollment fills the environment in, so that every other request can run next. */
+const keepEnrollment = [
+  `if (pm.response.code === 201) {`,
+  `  const enrollment = pm.response.json();`,
+  `  const payer = enrollment.accounts.find((account) => account.links.payments) || enrollment.accounts[0];`,
+  `  pm.environment.set('accessToken', enrollment.access_token);`,
+  `  pm.environment.set('enrollmentId', enrollment.enrollment.id);`,
+  `  if (payer) pm.environment.set('accountId', payer.id);`,
+  `}`,
+];
+
+/** What a run keeps for the requests after it: the payment made, a transaction listed. */
+const keepIds: Record<string, string[]> = {
+  createSandboxEnrollment: keepEnrollment,
+  createPayment: [`if (pm.response.code === 202) pm.environment.set('paymentId', pm.response.json().id);`],
+  listTransactions: [
+    `const [first] = pm.response.code === 200 ? pm.response.json() : [];`,
+    `if (first && !pm.environment.get('transactionId')) pm.environment.set('transactionId', first.id);`,
+  ],
+};
+
+function prepare(item: Item, operation: OperationRef, bundle: OpenApiDocument, document: DocumentName): void {
+  const request = item.request!;
+  for (const variable of request.url.variable ?? []) variable.value = `{{${variableOf(variable.key)}}}`;
+  for (const query of request.url.query ?? []) {
+    // Cursors and date filters from the examples would name data this sandbox does not have.
+    if (query.key !== 'count') query.disabled = true;
+  }
+  for (const header of request.header ?? []) {
+    if (header.key === 'Service-Version') header.value = (versions as readonly string[]).includes(document) ? document : header.value;
+    if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
+  }
+  const exec = [...testScript(bundle, document, operation), ...(keepIds[operation.operationId] ?? [])];
+  item.event = [{ listen: 'test', script: { type: 'text/javascript', exec } }];
+}
+
+/** The collection of a document, ready to run against the sandbox. */
+export async function buildCollection(bundle: OpenApiDocument, document: DocumentName): Promise<Collection> {
+  const collection = await convert(bundle);
+  const operations = new Map(listOperations(bundle).map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation]));
+  const last: Item[] = [];
+  const keep = (items: Item[]): Item[] =>
+    items.flatMap((item) => {
+      if (item.item) return [{ ...item, item: keep(item.item) }];
+      const operation = operations.get(`${item.request!.method} ${templateOf(item.request!.url.path)}`);
+      if (!operation) throw new Error(`${item.name}: no operation of ${document} matches ${item.request!.method} ${templateOf(item.request!.url.path)}`);
+      operations.delete(`${item.request!.method} ${templateOf(item.request!.url.path)}`);
+      prepare(item, operation, bundle, document);
+      if (!endsTheData(operation)) return [item];
+      last.push(item);
+      return [];
+    });
+  collection.item = keep(collection.item).filter((folder) => !folder.item || folder.item.length > 0);
+  if (operations.size > 0) throw new Error(`${document}: operations missing from the collection: ${[...operations.keys()].join(', ')}`);
+  // DELETE /accounts/{id} before DELETE /accounts, which revokes the token.
+  last.sort((a, b) => (a.request!.url.path?.length ?? 0) > (b.request!.url.path?.length ?? 0) ? -1 : 1);
+  if (last.length > 0) collection.item.push({ name: 'Run last: these end access to the data', item: last });
+  collection.auth = { type: 'basic', basic: [{ key: 'username', value: '{{accessToken}}' }, { key: 'password', value: '' }] };
+  collection.variable = [{ key: 'baseUrl', value: DEFAULT_BASE_URL, type: 'string' }];
+  return collection;
+}
+
+/** The environment that goes with a collection: every variable it reads, the token and ids still to fill in. */
+export function buildEnvironment(document: DocumentName): Environment {
+  return {
+    name: `Sandbox (${document})`,
+    values: Object.keys(variables).map((key) => ({
+      key,
+      value: key === 'baseUrl' ? DEFAULT_BASE_URL : '',
+      type: key === 'accessToken' ? 'secret' : 'default',
+      enabled: true,
+    })),
+  };
+}

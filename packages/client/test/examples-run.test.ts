@@ -1,0 +1,77 @@
+// The README's examples, run as printed (`node examples/<name>.ts`) against the sandbox server, with the
+// environment they name: each exits cleanly and prints what it promises.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type RunningServer, startServer } from '@aggregation/server';
+import { signWebhook } from '../src/index.ts';
+
+const examples = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
+let server: RunningServer;
+let env: NodeJS.ProcessEnv;
+
+async function runExample(name: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(examples, name)], { env, timeout: 30_000 });
+  return stdout;
+}
+
+before(async () => {
+  server = await startServer({ port: 0, hostname: '127.0.0.1', webhooks: { autostart: false }, logError: () => {} });
+  const response = await fetch(`${server.url}/sandbox/enrollments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'username', password: 'password' }),
+  });
+  const enrollment = (await response.json()) as { access_token: string; accounts: { id: string; links: { payments?: string } }[] };
+  const payer = enrollment.accounts.find((account) => account.links.payments)!;
+  env = { ...process.env, ACCESS_TOKEN: enrollment.access_token, API_URL: server.url, ACCOUNT_ID: payer.id };
+});
+after(() => server?.close());
+
+describe('examples run as printed', () => {
+  it('list-accounts.ts lists every account', async () => {
+    const lines = (await runExample('list-accounts.ts')).trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.ok(lines.some((line) => line.endsWith(' payments')));
+  });
+
+  it('page-transactions.ts prints the last 30 days of transactions', async () => {
+    const lines = (await runExample('page-transactions.ts')).trim().split('\n');
+    assert.ok(lines.length > 5, `${lines.length} transactions`);
+    const oldest = new Date(Date.now() - 31 * 86_400_000).toISOString().slice(0, 10);
+    for (const line of lines) assert.ok(line.slice(0, 10) >= oldest, line);
+  });
+
+  it('pay-with-mfa.ts sends a payment', async () => {
+    assert.match(await runExample('pay-with-mfa.ts'), /^Sent pay_\S+ \S+/);
+  });
+
+  it('sync-transactions.ts and handle-errors.ts exit cleanly', async () => {
+    await runExample('sync-transactions.ts');
+    assert.match(await runExample('handle-errors.ts'), /\d/);
+  });
+
+  it('webhook-hono.ts listens and acknowledges a signed event', async () => {
+    const child = spawn(process.execPath, [join(examples, 'webhook-hono.ts')], {
+      env: { ...env, PORT: '0', WEBHOOK_SECRETS: 'whsec_example' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      // The first line it prints, or nothing when it exits without listening.
+      const printed = await Promise.race([once(child.stdout!, 'data').then(([chunk]) => String(chunk)), once(child, 'exit').then(() => '')]);
+      const url = /Listening on (\S+)/.exec(printed)?.[1];
+      assert.ok(url, `it did not listen: ${printed}`);
+      const body = JSON.stringify({ id: 'evt_1', type: 'webhook.test', timestamp: new Date().toISOString(), payload: {} });
+      const signed = await fetch(url, { method: 'POST', body, headers: { 'Service-Signature': await signWebhook(body, 'whsec_example') } });
+      assert.equal(signed.status, 204);
+      const forged = await fetch(url, { method: 'POST', body, headers: { 'Service-Signature': await signWebhook(body, 'whsec_other') } });
+      assert.equal(forged.status, 400);
+    } finally {
+      child.kill();
+    }
+  });
+});
