@@ -17,14 +17,16 @@ import { callerOf, rateLimit, TokenBuckets, type RateLimit } from './http/middle
 import { MAX_BODY_BYTES, type Validators } from './http/middleware/validate.ts';
 import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts';
 import { ReadCache, readCacheKey, replay, type ReadCacheOptions } from './http/read-cache.ts';
+import { newRequestId, REQUEST_ID_HEADER } from './http/request-id.ts';
+import { RequestLog, requestLogScope } from './http/request-log.ts';
 import { router } from './http/router.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { institutionRoutes } from './http/routes/institutions.ts';
 import { paymentRoutes } from './http/routes/payments.ts';
-import { sandboxRoutes } from './http/routes/sandbox.ts';
+import { LOGS_PATH, sandboxRoutes } from './http/routes/sandbox.ts';
 import { transactionRoutes } from './http/routes/transactions.ts';
 import { openStore } from './storage/index.ts';
-import type { EventRow, Store } from './storage/store.ts';
+import type { EnrollmentRow, EventRow, Store } from './storage/store.ts';
 import { CURRENT_VERSION, isVersion, rewriteEventPayload, VERSIONS } from './versions/index.ts';
 import { DeliveryWorker, defaultRetry, type RetryPolicy } from './webhooks/worker.ts';
 
@@ -88,6 +90,8 @@ export interface AppHandles {
    * hands the request, untouched, to `pass` (at once, or once the kept response proves stale).
    */
   serveCached(incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void;
+  /** The request log's streams (`GET /sandbox/logs`). */
+  requestLog: RequestLog;
   /** Stops the worker (waiting for attempts in flight) and closes the store if the app opened it. */
   close(): Promise<void>;
 }
@@ -121,6 +125,7 @@ export function createApp(options: AppOptions = {}): App {
   const webhookVersion = options.webhooks?.version ?? defaultVersion;
 
   let worker: DeliveryWorker | undefined;
+  const requestLog = new RequestLog();
   const deps: Deps = {
     store,
     now,
@@ -151,20 +156,35 @@ export function createApp(options: AppOptions = {}): App {
     onError: logError,
   });
 
-  const runtime: Runtime = { deps, defaultVersion, sandbox };
+  const runtime: Runtime = { deps, defaultVersion, sandbox, requestLog };
   const app = new Hono<AppEnv>();
   const accessLog = options.accessLog;
-  const logAccess = (method: string, url: string, status: number, started: number, version: string | null, note = '') => {
-    const path = url.split('?', 1)[0];
-    accessLog?.(`${method} ${path} ${status} ${(performance.now() - started).toFixed(1)}ms ${version ?? ''}${note}`);
+  /** The access log's line and the request log's entry of a finished request. */
+  const observe = (method: string, path: string, status: number, started: number, version: string | null, requestId: string, scope: string | undefined, replayed: boolean) => {
+    const durationMs = performance.now() - started;
+    accessLog?.(`${method} ${path} ${status} ${durationMs.toFixed(1)}ms ${version ?? ''} ${requestId}${replayed ? ' (replayed)' : ''}`);
+    if (requestLog.listening && path !== LOGS_PATH) {
+      requestLog.record(scope, {
+        time: new Date().toISOString(),
+        method,
+        path,
+        status,
+        duration_ms: Math.round(durationMs * 10) / 10,
+        request_id: requestId,
+        replayed,
+      });
+    }
   };
-  if (accessLog) {
-    app.use(async (c, next) => {
-      const started = performance.now();
-      await next();
-      logAccess(c.req.method, new URL(c.req.url).pathname, c.res.status, started, c.res.headers.get(VERSION_HEADER));
-    });
-  }
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const requestId = newRequestId();
+    c.set('requestId', requestId);
+    c.header(REQUEST_ID_HEADER, requestId);
+    await next();
+    if (!accessLog && !requestLog.listening) return;
+    const scope = requestLogScope(c.get('enrollment') as EnrollmentRow | undefined);
+    observe(c.req.method, c.req.path, c.res.status, started, c.res.headers.get(VERSION_HEADER), requestId, scope, false);
+  });
   const validators = loadValidators(sandbox);
   const documented = [...validators.api.values()].slice(0, 1).concat(validators.sandbox ? [validators.sandbox] : []);
   app.onError((error, c) => errorResponse(c, error, logError));
@@ -202,8 +222,12 @@ export function createApp(options: AppOptions = {}): App {
     const kept = readCache!.check(key, incoming, (entry) => {
       // A caller out of tokens goes to the app, which answers the 429.
       if (!entry || buckets?.take(callerOf(incoming, incoming.headers.authorization)) !== undefined) return pass();
-      replay(entry, outgoing);
-      if (accessLog) logAccess('GET', incoming.url!, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), ' (replayed)');
+      const requestId = newRequestId();
+      replay(entry, outgoing, requestId);
+      if (accessLog || requestLog.listening) {
+        const path = incoming.url!.split('?', 1)[0]!;
+        observe('GET', path, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), requestId, entry.scope, true);
+      }
     });
     if (!kept) pass();
   };
@@ -214,7 +238,9 @@ export function createApp(options: AppOptions = {}): App {
     worker,
     readCache,
     serveCached,
+    requestLog,
     async close() {
+      requestLog.close();
       await worker.stop();
       if (ownsStore) await store.close();
     },

@@ -3,10 +3,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Deps } from '../domain/context.ts';
 import type { EnrollmentRow } from '../storage/store.ts';
+import type { RequestLog } from './request-log.ts';
 
 export interface AppVariables {
   /** The version serving the request. */
   version: string;
+  /** Sent as the Request-Id header; error bodies repeat it. */
+  requestId: string;
   /** Absolute base of the links in responses. */
   base: string;
   /** Set by the authentication middleware. */
@@ -31,4 +34,6 @@ export interface Runtime {
   deps: Deps;
   defaultVersion: string;
   sandbox: boolean;
+  /** The streams of `GET /sandbox/logs`. */
+  requestLog: RequestLog;
 }

@@ -13,6 +13,9 @@ import { apiBody, apiJson } from '../respond.ts';
 import type { Router } from '../router.ts';
 import { pathAccount } from './accounts.ts';
 
+/** On the stored answer of a repeated Idempotency-Key, so that a client can tell it made no second payment. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
 export function paymentRoutes(r: Router, runtime: Runtime): void {
   const api = { document: 'api' } as const;
 
@@ -34,6 +37,7 @@ export function paymentRoutes(r: Router, runtime: Runtime): void {
     const key = c.get('params')['Idempotency-Key'] as string | undefined;
     const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), c.get('base'), key);
     if ('connect_token' in result) return apiJson(c, runtime, 'createPayment', 200, result);
+    if (result.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return apiJson(c, runtime, 'createPayment', 202, result.body);
   });
 
