@@ -57,8 +57,8 @@ export class Context {
     try {
       return await fetch(request);
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const why = cause === 'ECONNREFUSED' ? 'connection refused' : cause ?? (error as Error).message;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code === 'ECONNREFUSED' ? 'connection refused' : (cause?.code ?? cause?.message ?? (error as Error).message);
       throw new CliError(`Cannot reach the server at ${this.baseUrl} (${why}). Start one with \`aggregation serve\`, or pass --base-url.`);
     }
   }
