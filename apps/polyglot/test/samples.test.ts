@@ -57,7 +57,7 @@ describe('code samples against the sandbox server', { concurrency: 2 }, () => {
           const runnable = join(artifactsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
           mkdirSync(dirname(runnable), { recursive: true });
           writeFileSync(runnable, source.replaceAll(documentedUrl, sandbox.url));
-          const needs = ['TRANSACTION_ID', 'PAYMENT_ID'].filter((variable) => source.includes(variable));
+          const needs = ['TRANSACTION_ID', 'PAYMENT_ID', 'DELIVERY_ID'].filter((variable) => source.includes(variable));
           const env = venvEnv({ ...(await sampleEnv(sandbox.url, needs)), CURL_HOME: curlHome });
           const [file, args] = language.command(runnable);
           const { stdout } = await run(file, args, { env, timeoutMs: 60_000 });
