@@ -69,7 +69,7 @@ export interface AppOptions {
   rateLimit?: RateLimit | false;
   /** Unexpected errors go here (default console.error). */
   logError?: (error: unknown) => void;
-  /** One line per request (method, path, status, duration, version); none by default. */
+  /** One line per request (method, path, status, duration, version, request id); none by default. */
   accessLog?: (line: string) => void;
   /**
    * Replay rendered reads at the HTTP edge until a write or the enrollment's clock changes them
@@ -110,6 +110,21 @@ function loadValidators(sandbox: boolean): Validators {
       cause: error,
     });
   }
+}
+
+/** What the access log and the request log say of a request once it is answered. */
+interface FinishedRequest {
+  method: string;
+  path: string;
+  status: number;
+  /** `performance.now()` when it arrived. */
+  started: number;
+  version: string | null;
+  requestId: string;
+  /** The request log's scope (`requestLogScope`); undefined when no token named one. */
+  scope: string | undefined;
+  /** Answered by the read cache. */
+  replayed: boolean;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
@@ -160,11 +175,12 @@ export function createApp(options: AppOptions = {}): App {
   const app = new Hono<AppEnv>();
   const accessLog = options.accessLog;
   /** The access log's line and the request log's entry of a finished request. */
-  const observe = (method: string, path: string, status: number, started: number, version: string | null, requestId: string, scope: string | undefined, replayed: boolean) => {
-    const durationMs = performance.now() - started;
-    accessLog?.(`${method} ${path} ${status} ${durationMs.toFixed(1)}ms ${version ?? ''} ${requestId}${replayed ? ' (replayed)' : ''}`);
+  const observe = (done: FinishedRequest) => {
+    const durationMs = performance.now() - done.started;
+    const { method, path, status, requestId, replayed } = done;
+    accessLog?.(`${method} ${path} ${status} ${durationMs.toFixed(1)}ms ${done.version ?? ''} ${requestId}${replayed ? ' (replayed)' : ''}`);
     if (requestLog.listening && path !== LOGS_PATH) {
-      requestLog.record(scope, {
+      requestLog.record(done.scope, {
         time: new Date().toISOString(),
         method,
         path,
@@ -182,8 +198,16 @@ export function createApp(options: AppOptions = {}): App {
     c.header(REQUEST_ID_HEADER, requestId);
     await next();
     if (!accessLog && !requestLog.listening) return;
-    const scope = requestLogScope(c.get('enrollment') as EnrollmentRow | undefined);
-    observe(c.req.method, c.req.path, c.res.status, started, c.res.headers.get(VERSION_HEADER), requestId, scope, false);
+    observe({
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      started,
+      version: c.res.headers.get(VERSION_HEADER),
+      requestId,
+      scope: requestLogScope(c.get('enrollment') as EnrollmentRow | undefined),
+      replayed: false,
+    });
   });
   const validators = loadValidators(sandbox);
   const documented = [...validators.api.values()].slice(0, 1).concat(validators.sandbox ? [validators.sandbox] : []);
@@ -225,8 +249,16 @@ export function createApp(options: AppOptions = {}): App {
       const requestId = newRequestId();
       replay(entry, outgoing, requestId);
       if (accessLog || requestLog.listening) {
-        const path = incoming.url!.split('?', 1)[0]!;
-        observe('GET', path, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), requestId, entry.scope, true);
+        observe({
+          method: 'GET',
+          path: incoming.url!.split('?', 1)[0]!,
+          status: 200,
+          started,
+          version: String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''),
+          requestId,
+          scope: entry.scope,
+          replayed: true,
+        });
       }
     });
     if (!kept) pass();

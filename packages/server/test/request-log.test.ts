@@ -40,7 +40,7 @@ describe('request ids and the request log over HTTP', () => {
   test('every response has its own Request-Id, replays of the read cache included', async () => {
     const token = await enroll();
     const hits = running.app.readCache!.hits;
-    const ids = [];
+    const ids: (string | null)[] = [];
     for (let i = 0; i < 3; i++) {
       const reply = await http('GET', '/accounts', { token });
       assert.equal(reply.status, 200);
@@ -78,9 +78,10 @@ describe('request ids and the request log over HTTP', () => {
     const reading = (async () => {
       let buffered = '';
       const decoder = new TextDecoder();
+      const reader = response.body!.getReader();
       try {
-        for await (const chunk of response.body!) {
-          buffered += decoder.decode(chunk, { stream: true });
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          buffered += decoder.decode(chunk.value, { stream: true });
           let newline;
           while ((newline = buffered.indexOf('\n')) >= 0) {
             lines.push(JSON.parse(buffered.slice(0, newline)));
