@@ -69,7 +69,8 @@ export class Context {
     if (response.ok) return data as T;
     const failure = ApiError.fromResponse(response, error, operation);
     const request = failure.requestId ? `, request ${failure.requestId}` : '';
-    throw new CliError(`${failure.message} (${failure.status} ${failure.code}${request})`, failure.body);
+    const fields = Object.entries(failure.params ?? {}).map(([field, messages]) => `\n  ${field}: ${messages.join('; ')}`);
+    throw new CliError(`${failure.message} (${failure.status} ${failure.code}${request})${fields.join('')}`, failure.body);
   }
 
   /** Prints `value` as JSON with --json, else the human text. */

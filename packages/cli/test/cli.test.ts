@@ -258,6 +258,16 @@ describe('aggregation', () => {
     }
   });
 
+  test('refusals name the fields: an unknown event type, unknown --events', async () => {
+    const { access_token: token } = await json([...global, 'enroll']);
+    const trigger = await run([...global, '--token', token, 'trigger', 'nope.event']);
+    assert.equal(trigger.code, 1);
+    assert.match(trigger.stderr, /\(422 unprocessable_entity, request req_\w+\)\n {2}type: must be one of: /);
+    const listen = await run([...global, '--token', token, 'listen', '--forward-to', 'http://127.0.0.1:1/', '--events', 'webhook.test,nope']);
+    assert.equal(listen.code, 1);
+    assert.match(listen.stderr, /Unknown event types in --events: nope; known: /);
+  });
+
   test('no token, or no server: one line saying what to do', async () => {
     // A port nothing listens on.
     const closed = createServer();

@@ -4,7 +4,7 @@
 // delivery log and its retries show the target's answers. On exit the previous webhook URL is put back.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SIGNATURE_HEADER } from '@aggregation/client';
+import { SIGNATURE_HEADER, webhookEventTypes } from '@aggregation/client';
 import type { Command } from 'commander';
 import { CliError, Context } from '../context.ts';
 import { clockTime, paint, printJson, statusStyle } from '../output.ts';
@@ -97,6 +97,8 @@ Examples:
       }
       if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new CliError('--forward-to must be an http or https URL.');
       const forwardTo = target.href;
+      const unknown = options.events?.filter((type) => !(webhookEventTypes as readonly string[]).includes(type)) ?? [];
+      if (unknown.length > 0) throw new CliError(`Unknown event types in --events: ${unknown.join(', ')}; known: ${webhookEventTypes.join(', ')}.`);
       const wanted = options.events ? new Set(options.events) : undefined;
       const sandbox = context.sandbox(context.token());
       const previous = await context.ok(sandbox.GET('/sandbox/webhook'), 'GET /sandbox/webhook');
