@@ -121,6 +121,10 @@ describe('aggregation', () => {
     assert.equal(accounts.status, 200);
     assert.deepEqual(((await accounts.json()) as { name: string }[]).map((a) => a.name), ['Success', 'Failure']);
 
+    // Colours where a terminal would get them (FORCE_COLOR stands in for one).
+    const coloured = await run([...global, 'enroll'], { FORCE_COLOR: '1' });
+    assert.match(coloured.stdout, ANSI);
+
     const created = await json([...global, 'enroll', '--institution', 'chase']);
     assert.match(created.access_token, /^test_token_/);
     assert.equal(created.enrollment.institution.id, 'chase');
