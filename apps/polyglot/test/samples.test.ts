@@ -51,7 +51,7 @@ describe('code samples against the sandbox server', { concurrency: 2 }, () => {
         it(`${name} ${operationId} (${language.id})`, { skip: language.skip }, async () => {
           const shown = join(docsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
           const source = readFileSync(shown, 'utf8');
-          const needs = ['TRANSACTION_ID', 'PAYMENT_ID'].filter((variable) => source.includes(variable));
+          const needs = ['TRANSACTION_ID', 'PAYMENT_ID', 'DELIVERY_ID'].filter((variable) => source.includes(variable));
           const env = venvEnv({ ...(await sampleEnv(sandbox.url, needs)), BASE_URL: sandbox.url, CURL_HOME: curlHome });
           const [file, args] = language.command(shown);
           const { stdout } = await run(file, args, { env, timeoutMs: 60_000 });

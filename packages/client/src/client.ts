@@ -8,6 +8,7 @@ import {
   type AccountWithLinks,
   assertSupportsPayments,
   IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
   isMfaChallenge,
   newIdempotencyKey,
   type PayeeResult,
@@ -312,6 +313,7 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
           payment: attachResponse(data, response),
           status: response.status,
           idempotencyKey,
+          replayed: response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
         } as PaymentResult<V>;
       },
       list: async (accountId, call) => read('GET', '/accounts/{account_id}/payments', { params: account(accountId) }, call),

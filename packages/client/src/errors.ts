@@ -31,7 +31,10 @@ export class AggregationError extends Error {
   }
 }
 
-type ErrorBody = { error?: { code?: unknown; message?: unknown; params?: unknown } };
+type ErrorBody = { error?: { code?: unknown; message?: unknown; params?: unknown; request_id?: unknown } };
+
+/** The response header naming the request; error bodies repeat it as `error.request_id`. */
+export const REQUEST_ID_HEADER = 'Request-Id';
 
 /** An error response of the API: the status plus the `error` object of the body. */
 export class ApiError extends AggregationError {
@@ -49,6 +52,8 @@ export class ApiError extends AggregationError {
   readonly body: unknown;
   /** `METHOD /path/template` of the failed call, for logs. */
   readonly operation: string | undefined;
+  /** The server's id of the failed request (`error.request_id`, else the `Request-Id` header): quote it when asking. */
+  readonly requestId: string | undefined;
 
   constructor(init: {
     status: number;
@@ -58,6 +63,7 @@ export class ApiError extends AggregationError {
     headers?: Headers;
     body?: unknown;
     operation?: string | undefined;
+    requestId?: string | undefined;
   }) {
     super(init.message);
     this.status = init.status;
@@ -66,6 +72,7 @@ export class ApiError extends AggregationError {
     this.headers = init.headers ?? new Headers();
     this.body = init.body;
     this.operation = init.operation;
+    this.requestId = init.requestId ?? this.headers.get(REQUEST_ID_HEADER) ?? undefined;
     this.enrollmentStatus = readEnrollmentStatus({ headers: this.headers });
     this.retryAfter = parseRetryAfterSeconds(this.headers.get('Retry-After'));
   }
@@ -86,6 +93,7 @@ export class ApiError extends AggregationError {
       headers: response.headers,
       body,
       operation,
+      requestId: typeof error?.request_id === 'string' && error.request_id ? error.request_id : undefined,
     });
   }
 

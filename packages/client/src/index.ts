@@ -33,11 +33,13 @@ export {
   isVerificationExpired,
   isVerificationPending,
   PaymentsNotSupportedError,
+  REQUEST_ID_HEADER,
 } from './errors.ts';
 export {
   type AccountWithLinks,
   assertSupportsPayments,
   IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
   isMfaChallenge,
   type MfaRequired,
   newIdempotencyKey,

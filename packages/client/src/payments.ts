@@ -24,8 +24,13 @@ export type PaymentResult<V extends Version = CurrentVersion> =
       status: number;
       /** Sent with the request; reuse it to retry this same payment later. */
       idempotencyKey: string;
+      /** The stored answer of an earlier request with this key (`Idempotent-Replayed: true`): no second payment. */
+      replayed: boolean;
     }
   | (MfaRequired<V> & { idempotencyKey: string });
+
+/** Sent on the stored answer of a repeated key. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** An object whose only meaningful field is `connect_token`. */
 export function isMfaChallenge(body: unknown): body is { connect_token: string } {

@@ -1,6 +1,7 @@
 // Named methods return the resource itself (like Stripe's SDK); the HTTP details of the response that produced it
 // are kept aside, under a private symbol the data's keys, JSON and equality checks never show.
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
+import { REQUEST_ID_HEADER } from './errors.ts';
 
 export type ResponseInfo = {
   status: number;
@@ -9,6 +10,8 @@ export type ResponseInfo = {
   enrollmentStatus: EnrollmentStatus | undefined;
   /** `Service-Version` the response was rendered in. */
   version: string | undefined;
+  /** The server's `Request-Id` of the request: quote it when asking about a call. */
+  requestId: string | undefined;
 };
 
 // A non-enumerable property rather than a WeakMap: a WeakMap entry per result made the collector's work on
@@ -22,6 +25,7 @@ export function describeResponse(response: Response): ResponseInfo {
     headers: response.headers,
     enrollmentStatus: readEnrollmentStatus(response),
     version: response.headers.get('Service-Version') ?? undefined,
+    requestId: response.headers.get(REQUEST_ID_HEADER) ?? undefined,
   };
 }
 

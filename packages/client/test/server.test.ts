@@ -192,6 +192,9 @@ describe('against the server in-process', { skip }, () => {
       assert.ok(paid.kind === 'payment' && paid.status === 202 && paid.payment.id.startsWith('pay_'));
       const replay = await client.payments.create(checking, body, { idempotencyKey: paid.idempotencyKey });
       assert.equal(replay.kind === 'payment' && replay.payment.id, paid.kind === 'payment' && paid.payment.id);
+      assert.equal(paid.kind === 'payment' && paid.replayed, false);
+      assert.equal(replay.kind === 'payment' && replay.replayed, true, 'the stored answer says it is one');
+      assert.match(getResponseInfo(replay.kind === 'payment' ? replay.payment : undefined)?.requestId ?? '', /^req_/);
       await assert.rejects(
         client.payments.create(checking, { ...body, amount: '99.00' }, { idempotencyKey: paid.idempotencyKey }),
         (error: ApiError) => error.status === 422 && error.code === 'idempotency_key_reused',
@@ -236,6 +239,15 @@ describe('against the server in-process', { skip }, () => {
       await assert.rejects(client.transactions.get(checking.id, 'txn_missing'), (error: ApiError) => error.status === 404);
       await assert.rejects(client.payments.get(checking.id, 'pay_missing'), (error: ApiError) => error.status === 404);
       await assert.rejects(client.accounts.get('acc_missing'), (error: ApiError) => error.status === 404 && error.code === 'not_found');
+    });
+
+    it('an error names its request: requestId is error.request_id, the Request-Id header', async () => {
+      await assert.rejects(client.accounts.get('acc_missing'), (error: ApiError) => {
+        assert.match(error.requestId ?? '', /^req_/);
+        assert.equal(error.requestId, error.headers.get('Request-Id'));
+        assert.equal(error.requestId, (error.body as { error: { request_id: string } }).error.request_id);
+        return true;
+      });
     });
 
     it('403 for an invalid token; 400 for an unknown version', async () => {

@@ -139,7 +139,19 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
   for (const type of eventTypes) {
     await steps.ok(`fireSandboxEvent ${type}`, () => sandboxCall(sandbox.POST('/sandbox/events', { body: { type } }), 202));
   }
-  await steps.ok('listSandboxWebhookDeliveries', () => sandboxCall(sandbox.GET('/sandbox/webhook/deliveries'), 200));
+  const deliveries = await steps.ok('listSandboxWebhookDeliveries', () => sandboxCall(sandbox.GET('/sandbox/webhook/deliveries'), 200));
+  // With a URL set the latest delivery is sent again; without one, the documented refusal of an unknown delivery.
+  const [latest] = url !== null ? (deliveries ?? []) : [];
+  await steps.ok('redeliverSandboxWebhookDelivery', () =>
+    sandboxCall(
+      sandbox.POST('/sandbox/webhook/deliveries/{delivery_id}/redeliver', { params: { path: { delivery_id: latest?.id ?? 'dlv_unknown' } } }),
+      latest ? 202 : 404,
+    ),
+  );
+  // The request log streams until the reader leaves; a timeout ends this one.
+  await steps.ok('streamSandboxLogs', () =>
+    sandboxCall(sandbox.GET('/sandbox/logs', { params: { query: { timeout_seconds: 1 } }, parseAs: 'text' }), 200),
+  );
 
   // A closed account answers 410 for itself and its sub-resources.
   await steps.ok('closeSandboxAccount', () =>

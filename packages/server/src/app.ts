@@ -17,15 +17,17 @@ import { addressCaller, limitRate, rateLimitByAddress, TokenBuckets, type RateLi
 import { MAX_BODY_BYTES, type Validators } from './http/middleware/validate.ts';
 import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts';
 import { ReadCache, readCacheKey, replay, type ReadCacheOptions } from './http/read-cache.ts';
+import { newRequestId, REQUEST_ID_HEADER } from './http/request-id.ts';
+import { RequestLog, requestLogScope } from './http/request-log.ts';
 import { router } from './http/router.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { institutionRoutes } from './http/routes/institutions.ts';
 import { paymentRoutes } from './http/routes/payments.ts';
-import { sandboxRoutes } from './http/routes/sandbox.ts';
+import { LOGS_PATH, sandboxRoutes } from './http/routes/sandbox.ts';
 import { transactionRoutes } from './http/routes/transactions.ts';
 import { DEFAULT_MAX_HISTORY, MAX_HISTORY } from './sandbox/users.ts';
 import { openStore } from './storage/index.ts';
-import type { EventRow, Store } from './storage/store.ts';
+import type { EnrollmentRow, EventRow, Store } from './storage/store.ts';
 import { CURRENT_VERSION, isVersion, rewriteEventPayload, VERSIONS } from './versions/index.ts';
 import { DeliveryWorker, defaultRetry, type RetryPolicy } from './webhooks/worker.ts';
 
@@ -70,7 +72,7 @@ export interface AppOptions {
   rateLimit?: RateLimit | false;
   /** Unexpected errors go here (default console.error). */
   logError?: (error: unknown) => void;
-  /** One line per request (method, path, status, duration, version); none by default. */
+  /** One line per request (method, path, status, duration, version, request id); none by default. */
   accessLog?: (line: string) => void;
   /**
    * Replay rendered reads at the HTTP edge until a write or the enrollment's clock changes them
@@ -91,6 +93,8 @@ export interface AppHandles {
    * hands the request, untouched, to `pass` (at once, or once the kept response proves stale).
    */
   serveCached(incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void;
+  /** The request log's streams (`GET /sandbox/logs`). */
+  requestLog: RequestLog;
   /** Stops the worker (waiting for attempts in flight) and closes the store if the app opened it. */
   close(): Promise<void>;
 }
@@ -111,6 +115,21 @@ function loadValidators(sandbox: boolean): Validators {
   }
 }
 
+/** What the access log and the request log say of a request once it is answered. */
+interface FinishedRequest {
+  method: string;
+  path: string;
+  status: number;
+  /** `performance.now()` when it arrived. */
+  started: number;
+  version: string | null;
+  requestId: string;
+  /** The request log's scope (`requestLogScope`); undefined when no token named one. */
+  scope: string | undefined;
+  /** Answered by the read cache. */
+  replayed: boolean;
+}
+
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
 export function createApp(options: AppOptions = {}): App {
@@ -124,6 +143,7 @@ export function createApp(options: AppOptions = {}): App {
   const webhookVersion = options.webhooks?.version ?? defaultVersion;
 
   let worker: DeliveryWorker | undefined;
+  const requestLog = new RequestLog();
   const deps: Deps = {
     store,
     now,
@@ -156,20 +176,44 @@ export function createApp(options: AppOptions = {}): App {
   });
 
   const buckets = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
-  const runtime: Runtime = { deps, defaultVersion, sandbox, rateLimit: buckets };
+  const runtime: Runtime = { deps, defaultVersion, sandbox, rateLimit: buckets, requestLog };
   const app = new Hono<AppEnv>();
   const accessLog = options.accessLog;
-  const logAccess = (method: string, url: string, status: number, started: number, version: string | null, note = '') => {
-    const path = url.split('?', 1)[0];
-    accessLog?.(`${method} ${path} ${status} ${(performance.now() - started).toFixed(1)}ms ${version ?? ''}${note}`);
+  /** The access log's line and the request log's entry of a finished request. */
+  const observe = (done: FinishedRequest) => {
+    const durationMs = performance.now() - done.started;
+    const { method, path, status, requestId, replayed } = done;
+    accessLog?.(`${method} ${path} ${status} ${durationMs.toFixed(1)}ms ${done.version ?? ''} ${requestId}${replayed ? ' (replayed)' : ''}`);
+    if (requestLog.listening && path !== LOGS_PATH) {
+      requestLog.record(done.scope, {
+        time: new Date().toISOString(),
+        method,
+        path,
+        status,
+        duration_ms: Math.round(durationMs * 10) / 10,
+        request_id: requestId,
+        replayed,
+      });
+    }
   };
-  if (accessLog) {
-    app.use(async (c, next) => {
-      const started = performance.now();
-      await next();
-      logAccess(c.req.method, new URL(c.req.url).pathname, c.res.status, started, c.res.headers.get(VERSION_HEADER));
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const requestId = newRequestId();
+    c.set('requestId', requestId);
+    c.header(REQUEST_ID_HEADER, requestId);
+    await next();
+    if (!accessLog && !requestLog.listening) return;
+    observe({
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      started,
+      version: c.res.headers.get(VERSION_HEADER),
+      requestId,
+      scope: requestLogScope(c.get('enrollment') as EnrollmentRow | undefined),
+      replayed: false,
     });
-  }
+  });
   const validators = loadValidators(sandbox);
   const documented = [...validators.api.values()].slice(0, 1).concat(validators.sandbox ? [validators.sandbox] : []);
   app.onError((error, c) => errorResponse(c, error, logError));
@@ -215,8 +259,20 @@ export function createApp(options: AppOptions = {}): App {
     const kept = readCache!.check(key, incoming, (entry) => {
       // A caller out of tokens goes to the app, which answers the 429.
       if (!entry || buckets?.take(entry.caller ?? addressCaller(incoming)) !== undefined) return pass();
-      replay(entry, outgoing);
-      if (accessLog) logAccess('GET', incoming.url!, 200, started, String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''), ' (replayed)');
+      const requestId = newRequestId();
+      replay(entry, outgoing, requestId);
+      if (accessLog || requestLog.listening) {
+        observe({
+          method: 'GET',
+          path: incoming.url!.split('?', 1)[0]!,
+          status: 200,
+          started,
+          version: String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''),
+          requestId,
+          scope: entry.scope,
+          replayed: true,
+        });
+      }
     });
     if (!kept) pass();
   };
@@ -227,7 +283,9 @@ export function createApp(options: AppOptions = {}): App {
     worker,
     readCache,
     serveCached,
+    requestLog,
     async close() {
+      requestLog.close();
       await worker.stop();
       if (ownsStore) await store.close();
     },

@@ -72,6 +72,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const close = () =>
     (closing ??= (async () => {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open log streams never end by themselves: end them first so that they do not hold the close up.
+      app.requestLog.close();
       // Keep-alive connections become idle as their last response ends: close them as they do.
       server.closeIdleConnections();
       const sweeper = setInterval(() => server.closeIdleConnections(), 50);

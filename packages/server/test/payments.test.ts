@@ -197,6 +197,8 @@ for (const kind of await storeKinds()) {
       assert.equal(first.status, 202);
       assert.equal(second.status, 202);
       assert.deepEqual(second.body, first.body);
+      assert.equal(first.headers.get('idempotent-replayed'), null, 'the request that made the payment is no replay');
+      assert.equal(second.headers.get('idempotent-replayed'), 'true');
       assert.equal(await countPayments(), 1);
       // In another version the same payment comes back in that version's shape.
       const old = await pay('key-1', body, { 'service-version': '2019-07-01' });

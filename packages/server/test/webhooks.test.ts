@@ -2,6 +2,8 @@
 // with backoff, the delivery log, fired events, and delivery across a restart (deliveries and
 // restart on each store).
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { openStore, signBody } from '../src/index.ts';
@@ -260,3 +262,98 @@ for (const kind of kinds) {
     });
   });
 }
+
+describe('delivery failures and redelivery', () => {
+  let t: TestApp;
+  let token: string;
+  let server: Server;
+  let url: string;
+  /** Bodies the receiver got, and how it answers. */
+  const bodies: string[] = [];
+  let answer: { status: number; body: string; delayMs?: number } = { status: 204, body: '' };
+
+  before(async () => {
+    t = testApp({ webhooks: { timeoutMs: 150, retry: { baseDelayMs: 20, maxDelayMs: 40, maxAttempts: 1 }, pollMs: 20 } });
+    ({ token } = await t.enroll());
+    server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      bodies.push(Buffer.concat(chunks).toString('utf8'));
+      const { status, body, delayMs } = answer;
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+  after(async () => {
+    await t.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** Fires webhook.test and answers its delivery once it has failed or been delivered. */
+  const fireAndSettle = async () => {
+    const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
+    let entry: any;
+    await eventually(async () => {
+      const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
+      entry = log.body.find((d: any) => d.event_id === fired.body.id);
+      return entry?.status === 'failed' || entry?.status === 'delivered';
+    });
+    return entry;
+  };
+
+  test('the log says why an attempt failed: status and the first bytes of the body, refused, timeout', async () => {
+    await t.call('PUT', '/sandbox/webhook', { token, json: { url } });
+    answer = { status: 400, body: `{"error":"no signature matched"}${' '.repeat(50)}${'x'.repeat(400)}` };
+    const refused = await fireAndSettle();
+    assert.equal(refused.last_status, 400);
+    assert.match(refused.last_error, /^HTTP 400: \{"error":"no signature matched"\} x+$/);
+    assert.ok(refused.last_error.length < 230, 'only the first bytes of the body are kept');
+
+    answer = { status: 204, body: '', delayMs: 400 };
+    const slow = await fireAndSettle();
+    assert.equal(slow.last_status, null);
+    assert.equal(slow.last_error, 'timeout after 150 ms');
+
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hook`;
+    await new Promise((resolve) => closed.close(resolve));
+    await t.call('PUT', '/sandbox/webhook', { token, json: { url: closedUrl } });
+    const unreachable = await fireAndSettle();
+    assert.equal(unreachable.last_status, null);
+    assert.equal(unreachable.last_error, 'connection refused');
+  });
+
+  test('a delivery is redelivered with the same body, signed afresh, as a new delivery', async () => {
+    await t.call('PUT', '/sandbox/webhook', { token, json: { url } });
+    answer = { status: 500, body: 'down' };
+    const failed = await fireAndSettle();
+    assert.equal(failed.status, 'failed');
+    const firstBody = bodies.at(-1)!;
+
+    answer = { status: 204, body: '' };
+    const reply = await t.call('POST', `/sandbox/webhook/deliveries/${failed.id}/redeliver`, { token });
+    assert.equal(reply.status, 202);
+    assert.notEqual(reply.body.id, failed.id);
+    assert.equal(reply.body.event_id, failed.event_id);
+    assert.equal(reply.body.status, 'pending');
+    await eventually(async () => {
+      const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
+      return log.body.find((d: any) => d.id === reply.body.id)?.status === 'delivered';
+    });
+    assert.equal(bodies.at(-1), firstBody, 'the event is sent with the same body');
+    const log = await t.call('GET', '/sandbox/webhook/deliveries', { token });
+    assert.equal(log.body.find((d: any) => d.id === failed.id).status, 'failed', 'the earlier delivery stays as it was');
+
+    const unknown = await t.call('POST', '/sandbox/webhook/deliveries/dlv_nope/redeliver', { token });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.error.request_id, unknown.headers.get('request-id'));
+    await t.call('PUT', '/sandbox/webhook', { token, json: { url: null } });
+    const noUrl = await t.call('POST', `/sandbox/webhook/deliveries/${failed.id}/redeliver`, { token });
+    assert.equal(noUrl.status, 409);
+    assert.equal(noUrl.body.error.code, 'webhook.url_missing');
+  });
+});

@@ -22,7 +22,7 @@ async function call(url: string, init: RequestInit & { token?: string } = {}): P
 
 /**
  * A fresh enrollment of the healthy sandbox user, as environment variables: ACCESS_TOKEN, ACCOUNT_ID (its
- * checking account, which can pay), and TRANSACTION_ID and PAYMENT_ID when `needs` names them.
+ * checking account, which can pay), and TRANSACTION_ID, PAYMENT_ID and DELIVERY_ID when `needs` names them.
  */
 export async function sampleEnv(baseUrl: string, needs: readonly string[] = []): Promise<Record<string, string>> {
   const enrollment = (await call(`${baseUrl}/sandbox/enrollments`, {
@@ -43,6 +43,16 @@ export async function sampleEnv(baseUrl: string, needs: readonly string[] = []):
       body: JSON.stringify({ amount: '1.00', memo: 'Lunch', payee: { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' } }),
     })) as { id: string };
     env.PAYMENT_ID = payment.id;
+  }
+  if (needs.includes('DELIVERY_ID')) {
+    // A delivery needs a webhook URL; the worker is off, so nothing is sent to it.
+    const settings = (await call(`${baseUrl}/sandbox/webhook`, { token })) as { url: string | null };
+    if (settings.url === null) {
+      await call(`${baseUrl}/sandbox/webhook`, { method: 'PUT', token, body: JSON.stringify({ url: 'http://localhost:8080/webhooks' }) });
+    }
+    const event = (await call(`${baseUrl}/sandbox/events`, { method: 'POST', token, body: JSON.stringify({ type: 'webhook.test' }) })) as { id: string };
+    const deliveries = (await call(`${baseUrl}/sandbox/webhook/deliveries`, { token })) as { id: string; event_id: string }[];
+    env.DELIVERY_ID = deliveries.find((delivery) => delivery.event_id === event.id)!.id;
   }
   return env;
 }

@@ -1,7 +1,7 @@
 // Webhook events go to a durable outbox: one event row, plus one delivery row when a webhook
 // URL is configured. The delivery worker sends what the outbox holds.
 import type { components } from '../contract/types.ts';
-import type { Repos } from '../storage/store.ts';
+import type { DeliveryRow, Repos } from '../storage/store.ts';
 import { isoTime } from './clock.ts';
 import { newId } from './ids.ts';
 
@@ -44,20 +44,25 @@ export async function recordEvent(tx: Repos, event: NewEvent, realNow: number): 
     created_at: realNow,
   });
   const url = await tx.webhooks.getUrl();
-  if (url) {
-    await tx.outbox.insertDelivery({
-      id: newId('dlv'),
-      event_id: id,
-      event_type: event.type,
-      url,
-      status: 'pending',
-      attempts: 0,
-      last_status: null,
-      last_error: null,
-      next_attempt_at: realNow,
-      delivered_at: null,
-      created_at: realNow,
-    });
-  }
+  if (url) await queueDelivery(tx, { id, type: event.type }, url, realNow);
   return id;
+}
+
+/** A new delivery of the event to `url`, due at once. */
+export async function queueDelivery(tx: Repos, event: { id: string; type: string }, url: string, realNow: number): Promise<DeliveryRow> {
+  const row: DeliveryRow = {
+    id: newId('dlv'),
+    event_id: event.id,
+    event_type: event.type,
+    url,
+    status: 'pending',
+    attempts: 0,
+    last_status: null,
+    last_error: null,
+    next_attempt_at: realNow,
+    delivered_at: null,
+    created_at: realNow,
+  };
+  await tx.outbox.insertDelivery(row);
+  return row;
 }

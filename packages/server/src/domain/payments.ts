@@ -83,6 +83,8 @@ export async function createPayee(deps: Deps, enrollment: EnrollmentRow, account
 export interface PaymentOutcome {
   status: 202;
   body: Payment;
+  /** The stored answer of an earlier request with the same Idempotency-Key: no payment was made now. */
+  replayed: boolean;
 }
 
 /** Canonical JSON (sorted keys): the same body in JSON or form encoding hashes the same. */
@@ -133,7 +135,7 @@ export async function createPayment(
               'This Idempotency-Key was already used with a different request; use a new key for a new payment.',
             );
           }
-          return { status: 202 as const, body: JSON.parse(stored.response) as Payment };
+          return { status: 202 as const, body: JSON.parse(stored.response) as Payment, replayed: true };
         }
       }
       const payment = await makePayment(tx, account, input, cents, address, now);
@@ -148,7 +150,7 @@ export async function createPayment(
           created_at: now,
         });
       }
-      return { status: 202 as const, body };
+      return { status: 202 as const, body, replayed: false };
     });
   try {
     return await attempt();

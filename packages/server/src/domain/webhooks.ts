@@ -1,10 +1,10 @@
 // Webhook settings of the (single) sandbox application: URL, signing secrets with rotation,
 // and firing events on demand.
-import type { EnrollmentRow, WebhookSecretRow } from '../storage/store.ts';
+import type { DeliveryRow, EnrollmentRow, WebhookSecretRow } from '../storage/store.ts';
 import { enrollmentNow, isoTime } from './clock.ts';
 import { transact, type Deps } from './context.ts';
-import { notFound } from './errors.ts';
-import type { EventPayloads, EventType, NewEvent } from './events.ts';
+import { ApiError, notFound } from './errors.ts';
+import { queueDelivery, type EventPayloads, type EventType, type NewEvent } from './events.ts';
 import { newId, newWebhookSecret } from './ids.ts';
 import { presentTransaction } from './present.ts';
 
@@ -84,6 +84,23 @@ export async function fireEvent<T extends EventType>(
   const event = { type, payload: body, enrollmentId: enrollment.id, at } as NewEvent;
   const id = await transact(deps, (_tx, emit) => emit(event));
   return { id, type, timestamp: isoTime(at), payload: body };
+}
+
+/**
+ * Sends a delivery's event again as a new delivery to the current URL (the worker signs it afresh); the earlier
+ * delivery stays as it was.
+ */
+export async function redeliver(deps: Deps, deliveryId: string): Promise<DeliveryRow> {
+  const row = await transact(deps, async (tx) => {
+    const earlier = await tx.outbox.getDelivery(deliveryId);
+    if (!earlier) throw notFound(`No webhook delivery ${deliveryId}.`);
+    const url = await tx.webhooks.getUrl();
+    if (!url) throw new ApiError(409, 'webhook.url_missing', 'No webhook URL is set; set one with PUT /sandbox/webhook first.');
+    return queueDelivery(tx, { id: earlier.event_id, type: earlier.event_type }, url, deps.now());
+  });
+  // After the commit: the worker's look at the outbox must see the new delivery.
+  deps.onEvents();
+  return row;
 }
 
 async function defaultPayload<T extends EventType>(deps: Deps, enrollment: EnrollmentRow, type: T): Promise<EventPayloads[T]> {

@@ -4,10 +4,13 @@ import type { Context } from 'hono';
 import type { Deps } from '../domain/context.ts';
 import type { EnrollmentRow } from '../storage/store.ts';
 import type { TokenBuckets } from './middleware/rate-limit.ts';
+import type { RequestLog } from './request-log.ts';
 
 export interface AppVariables {
   /** The version serving the request. */
   version: string;
+  /** Sent as the Request-Id header; error bodies repeat it. */
+  requestId: string;
   /** Absolute base of the links in responses. */
   base: string;
   /** Set by the authentication middleware. */
@@ -34,4 +37,6 @@ export interface Runtime {
   sandbox: boolean;
   /** Per-caller request budgets; undefined when requests are not limited. */
   rateLimit: TokenBuckets | undefined;
+  /** The streams of `GET /sandbox/logs`. */
+  requestLog: RequestLog;
 }

@@ -13,6 +13,8 @@ import type { EnrollmentRow, Store } from '../storage/store.ts';
 import type { AppEnv } from './env.ts';
 import { enrollmentCaller } from './middleware/rate-limit.ts';
 import { VERSION_HEADER } from './middleware/version.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
+import { requestLogScope } from './request-log.ts';
 
 export interface ReadCacheOptions {
   /** Total size of the kept bodies (default 64 MiB). */
@@ -30,6 +32,9 @@ interface Entry {
   live: boolean;
   /** The rate limit's caller for the enrollment that read it; undefined for reads without a token (by address). */
   caller: string | undefined;
+  /** The request log's scope of the requests it answers. */
+  scope: string | undefined;
+  /** Without Request-Id: each replay sends its own. */
   headers: OutgoingHttpHeaders;
   body: Buffer;
 }
@@ -126,12 +131,14 @@ export class ReadCache {
       if (bytes.length > this.maxEntryBytes) return;
       const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
       headers['content-length'] = bytes.length;
+      delete headers[REQUEST_ID_HEADER.toLowerCase()];
       const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
       this.entries.set(key, {
         mark,
         expiresAt: expiryOf(enrollment),
         live: enrollment?.mode === 'live',
         caller: enrollment ? enrollmentCaller(enrollment) : undefined,
+        scope: requestLogScope(enrollment),
         headers,
         body: bytes,
       });
@@ -139,8 +146,8 @@ export class ReadCache {
   }
 }
 
-/** Writes a kept response; the caller has checked rate limits. */
-export function replay(entry: Entry, outgoing: ServerResponse): void {
-  outgoing.writeHead(200, entry.headers);
+/** Writes a kept response under a fresh request id; the caller has checked rate limits. */
+export function replay(entry: Entry, outgoing: ServerResponse, requestId: string): void {
+  outgoing.writeHead(200, { ...entry.headers, [REQUEST_ID_HEADER]: requestId });
   outgoing.end(entry.body);
 }

@@ -254,6 +254,7 @@ export interface OutboxRepo {
   claimDue(now: number, limit: number, leaseUntil: number): Promise<DeliveryRow[]>;
   nextDueAt(): Promise<number | null>;
   listDeliveries(limit: number): Promise<DeliveryRow[]>;
+  getDelivery(id: string): Promise<DeliveryRow | undefined>;
   updateDelivery(id: string, patch: Partial<Omit<DeliveryRow, 'id' | 'event_id'>>): Promise<void>;
 }
 

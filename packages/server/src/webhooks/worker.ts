@@ -184,9 +184,10 @@ export class DeliveryWorker {
         redirect: 'manual',
       });
       status = response.status;
+      if (status < 200 || status >= 300) failure = `HTTP ${status}${await bodyStart(response)}`;
       await response.body?.cancel().catch(() => undefined);
     } catch (error) {
-      failure = (error as Error).name === 'TimeoutError' ? 'timeout' : String((error as Error).message ?? error);
+      failure = connectionFailure(error, this.options.timeoutMs);
     }
     const attempts = delivery.attempts + 1;
     const at = now();
@@ -209,9 +210,57 @@ export class DeliveryWorker {
         status: exhausted ? 'failed' : 'pending',
         attempts,
         last_status: status,
-        last_error: failure ?? `HTTP ${status}`,
+        // Within the description's 300 characters, whatever the error said.
+        last_error: failure?.slice(0, 300) ?? null,
         next_attempt_at: exhausted ? null : at + backoff(retry, attempts),
       }),
     );
   }
+}
+
+/** How much of a refusing receiver's answer the delivery log keeps. */
+export const FAILURE_BODY_BYTES = 200;
+
+/** `: <the first bytes of the body>` of a refusing answer, or nothing when it has none (or it cannot be read). */
+async function bodyStart(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < FAILURE_BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.length;
+    }
+  } catch {
+    // A body cut off midway still tells what arrived.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const text = Buffer.concat(chunks).subarray(0, FAILURE_BODY_BYTES).toString('utf8').replace(/\s+/g, ' ').trim();
+  return text ? `: ${text}` : '';
+}
+
+/** Network error codes (the fetch error's cause) in the words the delivery log uses. */
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'DNS lookup failed',
+  EAI_AGAIN: 'DNS lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed by the receiver',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
+};
+
+/** Why an attempt got no HTTP answer: the timeout, a named network failure, or the error's own words. */
+export function connectionFailure(error: unknown, timeoutMs: number): string {
+  const failure = error as Error & { cause?: { code?: string; message?: string } };
+  if (failure.name === 'TimeoutError') return `timeout after ${timeoutMs} ms`;
+  const code = failure.cause?.code;
+  if (code && NETWORK_FAILURES[code]) return NETWORK_FAILURES[code];
+  const detail = failure.cause?.message ?? failure.message ?? String(error);
+  return code ? `${detail} (${code})` : detail;
 }

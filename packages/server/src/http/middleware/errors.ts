@@ -36,6 +36,7 @@ export function errorResponse(c: Context<AppEnv>, error: unknown, log?: ErrorLog
       code: failure.code,
       message: failure.message,
       ...(failure.params ? { params: failure.params } : {}),
+      request_id: c.get('requestId'),
     },
   };
   return c.json(body, failure.status as ContentfulStatusCode);

@@ -15,6 +15,8 @@ import { pathAccount } from './accounts.ts';
 
 /** Payment lists up to this length are rendered whole (and may be replayed); longer ones are streamed. */
 const WHOLE_LIST_MAX = 100;
+/** On the stored answer of a repeated Idempotency-Key, so that a client can tell it made no second payment. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 export function paymentRoutes(r: Router, runtime: Runtime): void {
   const api = { document: 'api' } as const;
@@ -37,6 +39,7 @@ export function paymentRoutes(r: Router, runtime: Runtime): void {
     const key = c.get('params')['Idempotency-Key'] as string | undefined;
     const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), c.get('base'), key);
     if ('connect_token' in result) return apiJson(c, runtime, 'createPayment', 200, result);
+    if (result.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return apiJson(c, runtime, 'createPayment', 202, result.body);
   });
 

@@ -7,10 +7,11 @@ import { enrollmentDisconnected, unprocessable } from '../../domain/errors.ts';
 import type { EventPayloads, EventType } from '../../domain/events.ts';
 import { disconnect, enrollmentStatus, runLifecycle } from '../../domain/lifecycle.ts';
 import { presentAccount } from '../../domain/present.ts';
-import { fireEvent, rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../domain/webhooks.ts';
+import { fireEvent, redeliver, rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../domain/webhooks.ts';
 import { institution } from '../../sandbox/institutions.ts';
-import type { EnrollmentRow } from '../../storage/store.ts';
+import type { DeliveryRow, EnrollmentRow } from '../../storage/store.ts';
 import type { Runtime } from '../env.ts';
+import { requestLogScope } from '../request-log.ts';
 import { sandboxBody, sandboxJson } from '../respond.ts';
 import type { Router } from '../router.ts';
 
@@ -123,20 +124,34 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
 
   r.route('get', '/sandbox/webhook/deliveries', { ...sandbox, operationId: 'listSandboxWebhookDeliveries' }, async (c) => {
     const rows = await deps.store.outbox.listDeliveries(DELIVERY_LOG_SIZE);
-    return sandboxJson(
-      c,
-      'listSandboxWebhookDeliveries',
-      200,
-      rows.map((row) => ({
-        id: row.id,
-        event_id: row.event_id,
-        event_type: row.event_type as EventType,
-        status: row.status,
-        attempts: row.attempts,
-        last_status: row.last_status,
-        next_attempt_at: row.next_attempt_at === null ? null : isoTime(row.next_attempt_at),
-        delivered_at: row.delivered_at === null ? null : isoTime(row.delivered_at),
-      })),
-    );
+    return sandboxJson(c, 'listSandboxWebhookDeliveries', 200, rows.map(presentDelivery));
+  });
+
+  r.route(
+    'post',
+    '/sandbox/webhook/deliveries/:delivery_id/redeliver',
+    { ...sandbox, operationId: 'redeliverSandboxWebhookDelivery' },
+    async (c) => sandboxJson(c, 'redeliverSandboxWebhookDelivery', 202, presentDelivery(await redeliver(deps, c.req.param('delivery_id')!))),
+  );
+
+  r.route('get', LOGS_PATH, { ...sandbox, operationId: 'streamSandboxLogs' }, (c) => {
+    const timeoutSeconds = c.get('params').timeout_seconds as number | undefined;
+    const stream = runtime.requestLog.stream(requestLogScope(c.get('enrollment'))!, timeoutSeconds && timeoutSeconds * 1000);
+    return c.body(stream, 200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store' });
   });
 }
+
+/** The request log's stream: served here, and never logged itself. */
+export const LOGS_PATH = '/sandbox/logs';
+
+const presentDelivery = (row: DeliveryRow) => ({
+  id: row.id,
+  event_id: row.event_id,
+  event_type: row.event_type as EventType,
+  status: row.status,
+  attempts: row.attempts,
+  last_status: row.last_status,
+  last_error: row.last_error,
+  next_attempt_at: row.next_attempt_at === null ? null : isoTime(row.next_attempt_at),
+  delivered_at: row.delivered_at === null ? null : isoTime(row.delivered_at),
+});

@@ -200,6 +200,7 @@ export function sqlRepos(conn: SqlConnection): Repos {
           ?.at ?? null,
       listDeliveries: async (limit) =>
         conn.all<DeliveryRow>('SELECT * FROM deliveries ORDER BY created_at DESC, id DESC LIMIT ?', limit),
+      getDelivery: async (id) => conn.get<DeliveryRow>('SELECT * FROM deliveries WHERE id = ?', id),
       updateDelivery: async (id, patch) => update(conn, 'deliveries', { id }, patch),
     },
   };

@@ -1,0 +1,12 @@
+import { createSandboxClient } from '@aggregation/client';
+
+const sandbox = createSandboxClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: process.env.BASE_URL,
+});
+
+const { data, error } = await sandbox.POST('/sandbox/webhook/deliveries/{delivery_id}/redeliver', {
+  params: { path: { delivery_id: process.env.DELIVERY_ID! } },
+});
+if (error) throw new Error(error.error.message);
+console.log(`Redelivering ${data.event_id} as ${data.id}`);

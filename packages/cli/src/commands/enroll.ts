@@ -1,0 +1,43 @@
+// `aggregation enroll [username]`: a sandbox enrollment, its token and its accounts.
+import type { Command } from 'commander';
+import { Context } from '../context.ts';
+import { paint, table } from '../output.ts';
+import { rememberEnrollment } from '../remembered.ts';
+
+export function enrollCommand(program: Command): void {
+  program
+    .command('enroll')
+    .description('Create a sandbox enrollment of a test user; prints its access token and accounts')
+    .argument('[username]', 'test user: username, verify.microdeposit, disconnected[.<reason>], closed, history.<n>', 'username')
+    .option('--institution <id>', 'institution of the enrollment (GET /institutions lists them)')
+    .addHelpText(
+      'after',
+      `
+The token is remembered for this server: later commands use the last enrollment's token unless --token,
+AGGREGATION_TOKEN or --enrollment says otherwise.
+
+Examples:
+  $ aggregation enroll
+  $ aggregation enroll verify.microdeposit --institution chase
+  $ export AGGREGATION_TOKEN=$(aggregation enroll --json | jq -r .access_token)`,
+    )
+    .action(async (username: string, options: { institution?: string }, command: Command) => {
+      const context = Context.of(command);
+      const body = { username, password: 'password', ...(options.institution ? { institution: options.institution } : {}) };
+      const created = await context.ok(context.sandbox().POST('/sandbox/enrollments', { body }), 'POST /sandbox/enrollments');
+      rememberEnrollment(context.baseUrl, created.enrollment.id, created.access_token);
+      context.print(created, () =>
+        [
+          `Enrollment ${created.enrollment.id} at ${created.enrollment.institution.name}`,
+          `Access token: ${paint('bold', created.access_token)}`,
+          '',
+          table(
+            ['ACCOUNT', 'NAME', 'TYPE', 'SUBTYPE', 'LAST FOUR', 'STATUS'],
+            created.accounts.map((account) => [account.id, account.name, account.type, account.subtype, account.last_four, account.status ?? '']),
+          ),
+          '',
+          `Try it: curl -u ${created.access_token}: ${context.baseUrl}/accounts`,
+        ].join('\n'),
+      );
+    });
+}

@@ -1,0 +1,52 @@
+// The `aggregation` command: its global options and every subcommand.
+import { Command, Option } from 'commander';
+import { clockCommand } from './commands/clock.ts';
+import { deliveriesCommand } from './commands/deliveries.ts';
+import { enrollCommand } from './commands/enroll.ts';
+import { listenCommand } from './commands/listen.ts';
+import { logsCommand } from './commands/logs.ts';
+import { serveCommand } from './commands/serve.ts';
+import { triggerCommand } from './commands/trigger.ts';
+import { Context, DEFAULT_BASE_URL, type GlobalOptions } from './context.ts';
+
+export function buildProgram(): Command {
+  const program = new Command('aggregation')
+    .description('Develop against the account-aggregation and payments API: the sandbox, its webhooks and its request log.')
+    .addOption(new Option('--base-url <url>', 'the server').env('AGGREGATION_BASE_URL').default(DEFAULT_BASE_URL))
+    .addOption(new Option('--token <token>', 'a sandbox access token (default: the last `aggregation enroll`)').env('AGGREGATION_TOKEN'))
+    .option('--json', 'print JSON for scripts instead of text')
+    .showHelpAfterError()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ aggregation serve                                          # the sandbox on http://127.0.0.1:3000
+  $ aggregation enroll                                         # a test user; prints its token and accounts
+  $ aggregation listen --forward-to http://localhost:4242/webhooks
+  $ aggregation trigger webhook.test
+  $ aggregation clock advance 3d
+  $ aggregation deliveries --failed
+  $ aggregation logs tail
+
+Every command takes --base-url, --token and --json; \`aggregation <command> --help\` shows its own examples.`,
+    );
+  program.configureHelp({ showGlobalOptions: true });
+  serveCommand(program);
+  enrollCommand(program);
+  listenCommand(program);
+  triggerCommand(program);
+  clockCommand(program);
+  deliveriesCommand(program);
+  logsCommand(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    new Context(program.opts<GlobalOptions>()).fail(error);
+    process.exitCode = 1;
+  }
+}
