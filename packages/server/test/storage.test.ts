@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
-import { UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/storage/store.ts';
+import { DEFAULT_APPLICATION_ID, UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/storage/store.ts';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
 import { GroupCommit } from '../src/storage/sqlite/group-commit.ts';
 import { watchWalIndex, WAL_INDEX_VERSION } from '../src/storage/sqlite/wal-index.ts';
@@ -19,6 +19,8 @@ import { describeUnless, storeKinds, type StoreKind } from './helpers/stores.ts'
 
 const enrollment = (id: string) => ({
   id,
+  application_id: DEFAULT_APPLICATION_ID,
+  client_address: null,
   token_hash: `hash_${id}`,
   mode: 'sandbox' as const,
   username: 'username',

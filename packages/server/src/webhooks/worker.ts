@@ -19,8 +19,8 @@ export interface WorkerOptions {
   now: Now;
   /** Renders the request body of an event (its envelope in the webhook version). */
   render: (event: EventRow) => Promise<string>;
-  /** The signing secrets in force now. */
-  secrets: () => Promise<string[]>;
+  /** The signing secrets of an application in force now. */
+  secrets: (applicationId: string) => Promise<string[]>;
   retry: RetryPolicy;
   timeoutMs: number;
   /** Upper bound on how long the worker sleeps when nothing is due. */
@@ -36,6 +36,13 @@ export const defaultRetry: RetryPolicy = { baseDelayMs: 5_000, maxDelayMs: 60 * 
 
 export function backoff(policy: RetryPolicy, attempts: number): number {
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/** What the delivery log says of an attempt that got no answer: fetch hides the reason in `cause`. */
+function describeFailure(error: unknown): string {
+  if ((error as Error).name === 'TimeoutError') return 'timeout';
+  const cause = (error as Error).cause as Error | undefined;
+  return String(cause?.message ?? (error as Error).message ?? error);
 }
 
 export class DeliveryWorker {
@@ -167,7 +174,7 @@ export class DeliveryWorker {
     const event = await store.outbox.getEvent(delivery.event_id);
     if (!event) return;
     const body = await this.options.render(event);
-    const secrets = await this.options.secrets();
+    const secrets = await this.options.secrets(delivery.application_id);
     const timestamp = Math.floor(now() / 1000);
     let status: number | null = null;
     let failure: string | null = null;
@@ -186,7 +193,7 @@ export class DeliveryWorker {
       status = response.status;
       await response.body?.cancel().catch(() => undefined);
     } catch (error) {
-      failure = (error as Error).name === 'TimeoutError' ? 'timeout' : String((error as Error).message ?? error);
+      failure = describeFailure(error);
     }
     const attempts = delivery.attempts + 1;
     const at = now();

@@ -1,0 +1,5 @@
+# Creates an application; keep its key, which is shown only here.
+curl -X POST \
+  -H 'Content-Type: application/json' \
+  -d '{}' \
+  http://localhost:3000/sandbox/applications

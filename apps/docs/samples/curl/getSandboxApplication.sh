@@ -1,0 +1,2 @@
+curl -u "$ACCESS_TOKEN:" \
+  http://localhost:3000/sandbox/application
