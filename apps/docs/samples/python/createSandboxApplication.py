@@ -12,4 +12,4 @@ enrolled = httpx.post(
     json={"username": "username", "password": "password"},
 )
 enrolled.raise_for_status()
-print(application["id"], enrolled.json()["access_token"])
+print(application["application"]["id"], enrolled.json()["access_token"])

@@ -12,4 +12,4 @@ const enrolled = await owned.POST('/sandbox/enrollments', {
   body: { username: 'username', password: 'password' },
 });
 if (enrolled.error) throw new Error(enrolled.error.error.message);
-console.log(data.id, enrolled.data.access_token);
+console.log(data.application.id, enrolled.data.access_token);

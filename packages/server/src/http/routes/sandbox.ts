@@ -67,8 +67,8 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
     await checkApplicationLimits(deps, runtime.limits, clientAddress);
     const created = await createApplication(deps, { version: body.default_version ?? runtime.defaultVersion, clientAddress });
     return sandboxJson(c, 'createSandboxApplication', 201, {
-      ...applicationView(created.application, runtime.defaultVersion, deps.now()),
       key: created.key,
+      application: applicationView(created.application, runtime.defaultVersion, deps.now()),
     });
   });
 
