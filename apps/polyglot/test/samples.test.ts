@@ -58,6 +58,8 @@ describe('code samples against the sandbox server', { concurrency: 2 }, () => {
           mkdirSync(dirname(runnable), { recursive: true });
           writeFileSync(runnable, source.replaceAll(documentedUrl, sandbox.url));
           const needs = ['TRANSACTION_ID', 'PAYMENT_ID'].filter((variable) => source.includes(variable));
+          // A rollback needs an upgrade before it.
+          if (operationId === 'rollBackSandboxApplicationVersion') needs.push('UPGRADE');
           const env = venvEnv({ ...(await sampleEnv(sandbox.url, needs)), CURL_HOME: curlHome });
           const [file, args] = language.command(runnable);
           const { stdout } = await run(file, args, { env, timeoutMs: 60_000 });
