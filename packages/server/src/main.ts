@@ -45,8 +45,8 @@ const running = await startServer({
   ...(process.env.READ_CACHE === 'off' ? { readCache: false } : {}),
 });
 
-// The loopback address is printed as localhost, as links and curl lines have always read.
-const url = running.url.replace('//127.0.0.1:', '//localhost:');
+// The default address is printed as localhost, as links and curl lines have always read.
+const url = process.env.HOST ? running.url : running.url.replace('//127.0.0.1:', '//localhost:');
 console.log(`Listening on ${url} (database: ${describeStorage({ path: databasePath, url: databaseUrl })})`);
 if (sandbox && !hosted.defaultApplication) {
   console.log(`\nHosted sandbox: create an application, then enroll with its key:\n  curl -X POST ${url}/sandbox/applications\n`);

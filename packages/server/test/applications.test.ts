@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServer } from '../src/index.ts';
+import { hostedSettingsFromEnv } from '../src/settings.ts';
 import { basic, caller, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
@@ -241,4 +242,20 @@ test('the server listens on 127.0.0.1 unless told otherwise', async () => {
   } finally {
     await server.close();
   }
+});
+
+test('SANDBOX_HOSTED=on gives the hosted defaults; each setting still wins on its own', () => {
+  assert.deepEqual(hostedSettingsFromEnv({}), {
+    defaultApplication: true,
+    webhookTargets: { allowPrivate: true },
+    limits: { applicationsPerClient: 0, enrollmentsPerClient: 0, enrollmentsPerApplication: 0 },
+  });
+  assert.deepEqual(hostedSettingsFromEnv({ SANDBOX_HOSTED: 'on', SANDBOX_ENROLLMENTS_PER_CLIENT: '5' }), {
+    defaultApplication: false,
+    webhookTargets: { allowPrivate: false },
+    limits: { applicationsPerClient: 10, enrollmentsPerClient: 5, enrollmentsPerApplication: 1000 },
+  });
+  assert.equal(hostedSettingsFromEnv({ SANDBOX_HOSTED: 'on', SANDBOX_DEFAULT_APPLICATION: 'on' }).defaultApplication, true);
+  assert.throws(() => hostedSettingsFromEnv({ SANDBOX_HOSTED: 'yes' }), /on or off/);
+  assert.throws(() => hostedSettingsFromEnv({ SANDBOX_ENROLLMENTS_PER_CLIENT: '-1' }), /whole number/);
 });
