@@ -137,6 +137,7 @@ export function createApp(options: AppOptions = {}): App {
   const webhookTargets = options.webhookTargets ?? { allowPrivate: true };
 
   let worker: DeliveryWorker | undefined;
+  const transport = guardedFetch(webhookTargets, options.webhooks?.lookup);
   const deps: Deps = {
     store,
     now,
@@ -162,7 +163,7 @@ export function createApp(options: AppOptions = {}): App {
     timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
     pollMs: options.webhooks?.pollMs ?? 1_000,
     concurrency: options.webhooks?.concurrency ?? 4,
-    fetch: options.webhooks?.fetch ?? guardedFetch(webhookTargets, options.webhooks?.lookup),
+    fetch: options.webhooks?.fetch ?? transport.fetch,
     onError: logError,
   });
 
@@ -238,6 +239,7 @@ export function createApp(options: AppOptions = {}): App {
     serveCached,
     async close() {
       await worker.stop();
+      await transport.close();
       if (ownsStore) await store.close();
     },
   };

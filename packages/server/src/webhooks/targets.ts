@@ -102,12 +102,14 @@ export function guardedLookup(policy: TargetPolicy, resolve: LookupFunction = dn
  * addresses the guarded lookup allowed. Redirects are never followed (the worker asks for
  * `redirect: 'manual'`), so a receiver cannot bounce a delivery elsewhere.
  */
-export function guardedFetch(policy: TargetPolicy, resolve?: LookupFunction): typeof fetch {
+export function guardedFetch(policy: TargetPolicy, resolve?: LookupFunction): { fetch: typeof fetch; close(): Promise<void> } {
   const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy, resolve) } });
-  return (async (input: string | URL | Request, init?: RequestInit) => {
+  const guarded = async (input: string | URL | Request, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
     const refused = refusedUrl(url, policy);
     if (refused) throw new RefusedTarget(`refused: ${refused}`);
     return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]);
-  }) as unknown as typeof fetch;
+  };
+  // Closing ends the kept-alive connections to receivers.
+  return { fetch: guarded as unknown as typeof fetch, close: () => dispatcher.close() };
 }

@@ -58,7 +58,8 @@ async function enrollingApplication(runtime: Runtime, c: AppContext): Promise<st
 export function sandboxRoutes(r: Router, runtime: Runtime): void {
   const sandbox = { document: 'sandbox' } as const;
   const deps = runtime.deps;
-  const applicationOf = (c: AppContext) => applicationView(c.get('application'), runtime.defaultVersion, enrollmentNow(deps.now, c.get('enrollment')));
+  const applicationOf = (c: AppContext) =>
+    applicationView(c.get('application'), runtime.defaultVersion, enrollmentNow(deps.now, c.get('enrollment')));
 
   r.route('post', '/sandbox/applications', { ...sandbox, operationId: 'createSandboxApplication', auth: false }, async (c) => {
     // The body is optional, which the operation's helper types cannot express.
