@@ -199,40 +199,49 @@ test('a hosted sandbox has no default application: enrollments need a valid appl
   }
 });
 
-test('an application holds at most the enrollments the limit allows', async () => {
-  const t = testApp({ limits: { enrollmentsPerApplication: 1 } });
-  try {
-    const { key } = await application(t);
-    const second = await t.call('POST', '/sandbox/enrollments', {
-      headers: { authorization: basic(key) },
-      json: { username: 'username', password: 'password' },
+for (const kind of kinds) {
+  describeUnless(kind.skip, `limits (${kind.name})`, {}, () => {
+    test('an application holds at most the enrollments the limit allows', async () => {
+      const t = testApp({ ...appOptions(await kind.location()), limits: { enrollmentsPerApplication: 1 } });
+      try {
+        const { key } = await application(t);
+        const second = await t.call('POST', '/sandbox/enrollments', {
+          headers: { authorization: basic(key) },
+          json: { username: 'username', password: 'password' },
+        });
+        assert.equal(second.status, 422);
+        assert.equal(second.body.error.code, 'application.enrollment_limit');
+      } finally {
+        await t.close();
+      }
     });
-    assert.equal(second.status, 422);
-    assert.equal(second.body.error.code, 'application.enrollment_limit');
-  } finally {
-    await t.close();
-  }
-});
 
-test('one client address creates at most the applications and enrollments per hour the limits allow', async () => {
-  const server = await startServer({ port: 0, hostname: '127.0.0.1', limits: { applicationsPerClient: 1, enrollmentsPerClient: 2 } });
-  try {
-    const call = caller((request) => fetch(request), server.url);
-    assert.equal((await call('POST', '/sandbox/applications', { json: {} })).status, 201);
-    const tooMany = await call('POST', '/sandbox/applications', { json: {} });
-    assert.equal(tooMany.status, 429);
-    assert.equal(tooMany.body.error.code, 'rate_limited.applications_per_client');
-    assert.equal(tooMany.headers.get('retry-after'), '3600');
-    const enroll = () => call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
-    assert.equal((await enroll()).status, 201);
-    assert.equal((await enroll()).status, 201);
-    const third = await enroll();
-    assert.equal(third.status, 429);
-    assert.equal(third.body.error.code, 'rate_limited.enrollments_per_client');
-  } finally {
-    await server.close();
-  }
-});
+    test('one client address creates at most the applications and enrollments per hour the limits allow', async () => {
+      const server = await startServer({
+        ...appOptions(await kind.location()),
+        port: 0,
+        hostname: '127.0.0.1',
+        limits: { applicationsPerClient: 1, enrollmentsPerClient: 2 },
+      });
+      try {
+        const call = caller((request) => fetch(request), server.url);
+        assert.equal((await call('POST', '/sandbox/applications', { json: {} })).status, 201);
+        const tooMany = await call('POST', '/sandbox/applications', { json: {} });
+        assert.equal(tooMany.status, 429);
+        assert.equal(tooMany.body.error.code, 'rate_limited.applications_per_client');
+        assert.equal(tooMany.headers.get('retry-after'), '3600');
+        const enroll = () => call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+        assert.equal((await enroll()).status, 201);
+        assert.equal((await enroll()).status, 201);
+        const third = await enroll();
+        assert.equal(third.status, 429);
+        assert.equal(third.body.error.code, 'rate_limited.enrollments_per_client');
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
 
 test('the server listens on 127.0.0.1 unless told otherwise', async () => {
   const server = await startServer({ port: 0 });
