@@ -43,7 +43,7 @@ export interface WebhookOptions {
   concurrency?: number;
   /** Version of every event payload (default: the default version of each event's application). */
   version?: string;
-  /** Sends deliveries instead of the guarded fetch (which refuses the addresses `targets` refuses). */
+  /** Sends deliveries instead of the guarded fetch (which refuses what `webhookTargets` refuses, after resolution). */
   fetch?: typeof fetch;
   /** Resolves host names for deliveries (default: the system's resolver); tests give a stub. */
   lookup?: LookupFunction;
