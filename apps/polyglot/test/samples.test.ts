@@ -52,6 +52,8 @@ describe('code samples against the sandbox server', { concurrency: 2 }, () => {
           const shown = join(docsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
           const source = readFileSync(shown, 'utf8');
           const needs = ['TRANSACTION_ID', 'PAYMENT_ID', 'DELIVERY_ID'].filter((variable) => source.includes(variable));
+          // A rollback needs an upgrade before it.
+          if (operationId === 'rollBackSandboxApplicationVersion') needs.push('UPGRADE');
           const env = venvEnv({ ...(await sampleEnv(sandbox.url, needs)), BASE_URL: sandbox.url, CURL_HOME: curlHome });
           const [file, args] = language.command(shown);
           const { stdout } = await run(file, args, { env, timeoutMs: 60_000 });

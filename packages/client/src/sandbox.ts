@@ -10,22 +10,31 @@ import type { FetchLike } from './retry.ts';
 export type { SandboxPaths };
 
 export type SandboxClientOptions = {
-  /** A sandbox token (`test_token_...`); only `POST /sandbox/enrollments` works without one. */
+  /** A sandbox token (`test_token_...`); only `POST /sandbox/applications` and `POST /sandbox/enrollments` work without one. */
   token?: string;
+  /**
+   * An application key (`test_app_key_...`, from `POST /sandbox/applications`): `POST /sandbox/enrollments` then
+   * creates enrollments of that application. Sent like a token; give one or the other.
+   */
+  applicationKey?: string;
   baseUrl?: string;
   fetch?: FetchLike;
 };
 
-/** The openapi-fetch client of the sandbox control API, with Basic authentication when a token is given. */
+/** The openapi-fetch client of the sandbox control API, with Basic authentication when a token or application key is given. */
 export function createSandboxClient(options: SandboxClientOptions = {}): Client<SandboxPaths> {
   if (options.token !== undefined && isLiveToken(options.token)) {
     throw new ConfigurationError('The sandbox control API takes sandbox tokens (test_token_...) only');
   }
+  if (options.token !== undefined && options.applicationKey !== undefined) {
+    throw new ConfigurationError('Give a sandbox token or an application key, not both');
+  }
+  const credential = options.token ?? options.applicationKey;
   const given = options.fetch;
   const fetch = async (request: Request) => (given ? given(request) : globalThis.fetch(request));
   return createFetchClient<SandboxPaths>({
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     fetch,
-    ...(options.token ? { Request: authorizedRequest(options.token) } : {}),
+    ...(credential ? { Request: authorizedRequest(credential) } : {}),
   });
 }

@@ -388,6 +388,20 @@ describe('against the server in-process', { skip }, () => {
     });
   });
 
+  describe('applications', () => {
+    it('an application key enrolls into its application, whose token reads it', async () => {
+      const { data: created } = await sandbox.POST('/sandbox/applications', { body: {} });
+      assert.ok(created);
+      const owned = createSandboxClient({ baseUrl, fetch, applicationKey: created.key });
+      const { data: enrollment } = await owned.POST('/sandbox/enrollments', { body: { username: 'username', password: 'password' } });
+      assert.ok(enrollment);
+      const authed = createSandboxClient({ baseUrl, fetch, token: enrollment.access_token });
+      const { data: application } = await authed.GET('/sandbox/application');
+      assert.equal(application?.id, created.application.id);
+      assert.throws(() => createSandboxClient({ baseUrl, token: enrollment.access_token, applicationKey: created.key }), /not both/);
+    });
+  });
+
   describe('webhooks, signed by the server and verified by the client', () => {
     it('a fired event arrives signed with every live secret, and verifies', async () => {
       const { access_token } = await enroll('username');

@@ -8,8 +8,8 @@ export type JourneyContext<V extends Version> = {
   version: V;
   /** The typed client of this version with a token. */
   api: (token: string) => AggregationClient<V>;
-  /** The sandbox control API client, authenticated when a token is given. */
-  sandbox: (token?: string) => SandboxClient;
+  /** The sandbox control API client, authenticated when a token (or else an application key) is given. */
+  sandbox: (token?: string, applicationKey?: string) => SandboxClient;
   /** Where webhook events should be delivered, when something here listens; otherwise the setting is kept. */
   webhookUrl?: string;
 };
@@ -152,6 +152,20 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
   await steps.ok('streamSandboxLogs', () =>
     sandboxCall(sandbox.GET('/sandbox/logs', { params: { query: { timeout_seconds: 1 } }, parseAs: 'text' }), 200),
   );
+
+  // An application of its own on the older version: an enrollment made with its key, its version upgraded and rolled back.
+  await steps.ok('getSandboxApplication', () => sandboxCall(sandbox.GET('/sandbox/application'), 200));
+  const application = await steps.ok('createSandboxApplication', () =>
+    sandboxCall(anonymous.POST('/sandbox/applications', { body: { default_version: '2019-07-01' } }), 201),
+  );
+  const owned = application && (await enroll(steps, ctx.sandbox(undefined, application.key), 'username'));
+  if (owned) {
+    const ownSandbox = ctx.sandbox(owned.token);
+    await steps.ok('upgradeSandboxApplicationVersion', () =>
+      sandboxCall(ownSandbox.POST('/sandbox/application/version', { body: { version: '2020-10-12' } }), 200),
+    );
+    await steps.ok('rollBackSandboxApplicationVersion', () => sandboxCall(ownSandbox.POST('/sandbox/application/version/rollback'), 200));
+  }
 
   // A closed account answers 410 for itself and its sub-resources.
   await steps.ok('closeSandboxAccount', () =>

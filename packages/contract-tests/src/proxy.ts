@@ -47,7 +47,12 @@ export async function runProxySuite(target: Target): Promise<SuiteResult> {
       const steps = await runJourney({
         version,
         api: (token) => createClient({ token, baseUrl: apiUrl, version, retry: false, fetch: recordingFetch(version, exchanges) }),
-        sandbox: (token) => createSandboxClient({ baseUrl: sandboxUrl, fetch: recordingFetch('sandbox', exchanges), ...(token ? { token } : {}) }),
+        sandbox: (token, applicationKey) =>
+          createSandboxClient({
+            baseUrl: sandboxUrl,
+            fetch: recordingFetch('sandbox', exchanges),
+            ...(token ? { token } : applicationKey ? { applicationKey } : {}),
+          }),
         ...(target.local ? { webhookUrl: receiver.url } : {}),
       });
       firedEvents += eventTypes.length;

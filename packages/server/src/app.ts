@@ -9,7 +9,10 @@ import { DAY_MS, type Now } from './domain/clock.ts';
 import type { Deps } from './domain/context.ts';
 import { ApiError } from './domain/errors.ts';
 import type { EventType } from './domain/events.ts';
-import { activeSecrets, ensureSigningSecret } from './domain/webhooks.ts';
+import { applicationById, versionOf } from './domain/applications.ts';
+import { NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
+import { signingSecrets } from './domain/webhooks.ts';
+import type { LookupFunction } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppEnv, Runtime } from './http/env.ts';
 import { errorResponse, notFoundResponse } from './http/middleware/errors.ts';
@@ -29,6 +32,7 @@ import { DEFAULT_MAX_HISTORY, MAX_HISTORY } from './sandbox/users.ts';
 import { openStore } from './storage/index.ts';
 import type { EnrollmentRow, EventRow, Store } from './storage/store.ts';
 import { CURRENT_VERSION, isVersion, rewriteEventPayload, VERSIONS } from './versions/index.ts';
+import { guardedFetch, type TargetPolicy } from './webhooks/targets.ts';
 import { DeliveryWorker, defaultRetry, type RetryPolicy } from './webhooks/worker.ts';
 
 export interface WebhookOptions {
@@ -40,9 +44,12 @@ export interface WebhookOptions {
   /** Longest sleep between outbox checks (default 1 s). */
   pollMs?: number;
   concurrency?: number;
-  /** Version of the event payloads (default: the application's default version). */
+  /** Version of every event payload (default: the default version of each event's application). */
   version?: string;
+  /** Sends deliveries instead of the guarded fetch (which refuses what `webhookTargets` refuses, after resolution). */
   fetch?: typeof fetch;
+  /** Resolves host names for deliveries (default: the system's resolver); tests give a stub. */
+  lookup?: LookupFunction;
 }
 
 export interface AppOptions {
@@ -57,8 +64,17 @@ export interface AppOptions {
   databasePath?: string;
   /** Serve the sandbox control API (default true). */
   sandbox?: boolean;
-  /** The application's default version (default 2020-10-12). */
+  /** The default version of the default application and of new applications (default 2020-10-12). */
   defaultVersion?: string;
+  /**
+   * Enrollments made without an application key belong to the default application (default
+   * true). false for a hosted sandbox: each developer creates an application first.
+   */
+  defaultApplication?: boolean;
+  /** What one client address or application may create (default: no limits). */
+  limits?: Partial<SandboxLimits>;
+  /** Which webhook URLs may be set and delivered to (default: loopback and private addresses allowed). */
+  webhookTargets?: TargetPolicy;
   /** Absolute base of links; default: the origin of each request (webhooks: http://localhost:3000). */
   publicUrl?: string;
   /** Real time (tests may drive it). */
@@ -140,10 +156,11 @@ export function createApp(options: AppOptions = {}): App {
   const now = options.now ?? Date.now;
   const logError = options.logError ?? ((error: unknown) => console.error(error));
   const sandbox = options.sandbox ?? true;
-  const webhookVersion = options.webhooks?.version ?? defaultVersion;
+  const webhookTargets = options.webhookTargets ?? { allowPrivate: true };
 
   let worker: DeliveryWorker | undefined;
   const requestLog = new RequestLog();
+  const transport = guardedFetch(webhookTargets, options.webhooks?.lookup);
   const deps: Deps = {
     store,
     now,
@@ -153,8 +170,10 @@ export function createApp(options: AppOptions = {}): App {
     onEvents: () => worker?.wake(),
   };
 
+  // Each event in its application's version at the time it is sent.
   const render = async (event: EventRow): Promise<string> => {
-    const payload = await rewriteEventPayload(webhookVersion, event.type as EventType, JSON.parse(event.payload), {
+    const version = options.webhooks?.version ?? versionOf(await applicationById(deps, event.application_id), defaultVersion);
+    const payload = await rewriteEventPayload(version, event.type as EventType, JSON.parse(event.payload), {
       details: async () => null,
     });
     return JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, payload });
@@ -163,20 +182,26 @@ export function createApp(options: AppOptions = {}): App {
     store,
     now,
     render,
-    secrets: async () => {
-      await ensureSigningSecret(deps);
-      return activeSecrets(await store.webhooks.listSecrets(), now()).map((row) => row.secret);
-    },
+    secrets: (applicationId) => signingSecrets(deps, applicationId),
     retry: { ...defaultRetry, ...options.webhooks?.retry },
     timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
     pollMs: options.webhooks?.pollMs ?? 1_000,
     concurrency: options.webhooks?.concurrency ?? 4,
-    ...(options.webhooks?.fetch ? { fetch: options.webhooks.fetch } : {}),
+    fetch: options.webhooks?.fetch ?? transport.fetch,
     onError: logError,
   });
 
   const buckets = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
-  const runtime: Runtime = { deps, defaultVersion, sandbox, rateLimit: buckets, requestLog };
+  const runtime: Runtime = {
+    deps,
+    defaultVersion,
+    sandbox,
+    rateLimit: buckets,
+    requestLog,
+    defaultApplication: options.defaultApplication ?? true,
+    limits: { ...NO_LIMITS, ...options.limits },
+    webhookTargets,
+  };
   const app = new Hono<AppEnv>();
   const accessLog = options.accessLog;
   /** The access log's line and the request log's entry of a finished request. */
@@ -287,6 +312,7 @@ export function createApp(options: AppOptions = {}): App {
     async close() {
       requestLog.close();
       await worker.stop();
+      await transport.close();
       if (ownsStore) await store.close();
     },
   };

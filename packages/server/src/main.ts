@@ -1,17 +1,19 @@
 // Starts the server with the sandbox enabled on a SQLite file (or PostgreSQL with
 // DATABASE_URL), and prints a ready sandbox token with a curl line that works as printed.
 //
-// Environment: PORT (3000), HOST (0.0.0.0), DATABASE_PATH (./data/sandbox.sqlite),
+// Environment: PORT (3000), HOST (127.0.0.1; 0.0.0.0 in a container), DATABASE_PATH (./data/sandbox.sqlite),
 // DATABASE_URL (postgres://...: PostgreSQL, shared by several server processes),
 // DEFAULT_VERSION (2020-10-12), PUBLIC_URL (base of links; default from each request),
 // TLS_KEY / TLS_CERT / TLS_CLIENT_CA (files; HTTPS, and live tokens need a client
 // certificate signed by the client CA), SANDBOX=off to disable the sandbox control API,
 // RATE_LIMIT (requests per second per caller, bursts of twice that; none by default),
 // ACCESS_LOG=off to silence the one-line-per-request log, READ_CACHE=off to render every read,
-// SANDBOX_MAX_HISTORY (largest n of the history.<n> users; 100000).
+// SANDBOX_MAX_HISTORY (largest n of the history.<n> users; 100000); for a hosted sandbox
+// SANDBOX_HOSTED=on and the settings of settings.ts (see the README).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer, type TlsOptions } from './server.ts';
+import { hostedSettingsFromEnv } from './settings.ts';
 import { describeStorage } from './storage/index.ts';
 
 function tlsFromEnv(): TlsOptions | undefined {
@@ -30,9 +32,11 @@ const sandbox = process.env.SANDBOX !== 'off';
 const tls = tlsFromEnv();
 const rate = Number(process.env.RATE_LIMIT ?? 0);
 const maxHistory = Number(process.env.SANDBOX_MAX_HISTORY ?? 0);
+const hosted = hostedSettingsFromEnv(process.env);
 const running = await startServer({
   port: Number(process.env.PORT ?? 3000),
-  hostname: process.env.HOST ?? '0.0.0.0',
+  hostname: process.env.HOST || '127.0.0.1',
+  ...hosted,
   ...(databaseUrl ? { databaseUrl } : { databasePath }),
   sandbox,
   ...(process.env.DEFAULT_VERSION ? { defaultVersion: process.env.DEFAULT_VERSION } : {}),
@@ -44,8 +48,12 @@ const running = await startServer({
   ...(maxHistory > 0 ? { maxHistory } : {}),
 });
 
-console.log(`Listening on ${running.url} (database: ${describeStorage({ path: databasePath, url: databaseUrl })})`);
-if (sandbox) {
+// The default address is printed as localhost, as links and curl lines have always read.
+const url = process.env.HOST ? running.url : running.url.replace('//127.0.0.1:', '//localhost:');
+console.log(`Listening on ${url} (database: ${describeStorage({ path: databasePath, url: databaseUrl })})`);
+if (sandbox && !hosted.defaultApplication) {
+  console.log(`\nHosted sandbox: create an application, then enroll with its key:\n  curl -X POST ${url}/sandbox/applications\n`);
+} else if (sandbox) {
   // Enrolls the sandbox user `username` through the control API, as an integrator would.
   const response = await running.app.request(`${running.url}/sandbox/enrollments`, {
     method: 'POST',
@@ -54,7 +62,7 @@ if (sandbox) {
   });
   const created = (await response.json()) as { access_token: string };
   console.log(`\nSandbox access token: ${created.access_token}`);
-  console.log(`Try it:\n  curl ${tls ? '-k ' : ''}-u ${created.access_token}: ${running.url}/accounts\n`);
+  console.log(`Try it:\n  curl ${tls ? '-k ' : ''}-u ${created.access_token}: ${url}/accounts\n`);
 }
 
 let stopping = false;

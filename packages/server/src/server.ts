@@ -57,7 +57,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       )
     : createHttpServer(listener);
   server.on('clientError', answerClientError);
-  const hostname = options.hostname ?? '0.0.0.0';
+  // Loopback unless asked: the sandbox's enrollment endpoint needs no credentials.
+  const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, hostname, () => {

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
-import { UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/storage/store.ts';
+import { DEFAULT_APPLICATION_ID, UniqueViolation, type DeliveryRow, type TransactionRow } from '../src/storage/store.ts';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
 import { GroupCommit } from '../src/storage/sqlite/group-commit.ts';
 import { watchWalIndex, WAL_INDEX_VERSION } from '../src/storage/sqlite/wal-index.ts';
@@ -19,6 +19,8 @@ import { describeUnless, storeKinds, type StoreKind } from './helpers/stores.ts'
 
 const enrollment = (id: string) => ({
   id,
+  application_id: DEFAULT_APPLICATION_ID,
+  client_address: null,
   token_hash: `hash_${id}`,
   mode: 'sandbox' as const,
   username: 'username',
@@ -284,6 +286,41 @@ for (const kind of await storeKinds()) {
 }
 
 describe('sqlite only', () => {
+  test("a database from before applications keeps its webhook URL, secrets, enrollments and outbox in the default application", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-'));
+    const path = join(dir, 'old.sqlite');
+    const old = new DatabaseSync(path);
+    old.exec('CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    for (const migration of sqliteMigrations.filter((m) => m.version < 3)) {
+      old.exec(migration.sql);
+      old.prepare('INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, 0)').run(migration.version, migration.name);
+    }
+    old.exec(`UPDATE webhook_settings SET url = 'http://127.0.0.1:4000/hooks';
+      INSERT INTO webhook_secrets (id, secret, created_at, expires_at) VALUES ('whs_old', 'whsec_old', 1, NULL);
+      INSERT INTO enrollments (id, token_hash, mode, username, institution_id, status, created_at, simulated_through)
+        VALUES ('enr_old', 'hash_old', 'sandbox', 'username', 'chase', 'healthy', 1, '2024-01-01');
+      INSERT INTO events (id, type, payload, timestamp, created_at) VALUES ('evt_old', 'webhook.test', '{}', '2024-01-01T00:00:00Z', 1);
+      INSERT INTO deliveries (id, event_id, event_type, url, status, created_at)
+        VALUES ('dlv_old', 'evt_old', 'webhook.test', 'http://127.0.0.1:4000/hooks', 'pending', 1);`);
+    old.close();
+    const store = openStore({ path });
+    try {
+      await store.ready();
+      const application = await store.applications.get(DEFAULT_APPLICATION_ID);
+      assert.equal(application?.webhook_url, 'http://127.0.0.1:4000/hooks');
+      assert.equal(application?.key_hash, null);
+      assert.equal(application?.version, null, 'the default application follows the server default');
+      assert.deepEqual((await store.webhooks.listSecrets(DEFAULT_APPLICATION_ID)).map((row) => row.id), ['whs_old']);
+      assert.equal((await store.enrollments.get('enr_old'))?.application_id, DEFAULT_APPLICATION_ID);
+      assert.equal((await store.outbox.getEvent('evt_old'))?.application_id, DEFAULT_APPLICATION_ID);
+      assert.deepEqual((await store.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10)).map((row) => row.id), ['dlv_old']);
+      assert.deepEqual(await store.outbox.listDeliveries('app_other', 10), []);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a file is in WAL mode', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-'));
     const path = join(dir, 'nested', 'store.sqlite');

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { openStore, signBody } from '../src/index.ts';
-import type { Store } from '../src/storage/store.ts';
+import { DEFAULT_APPLICATION_ID, type Store } from '../src/storage/store.ts';
 import { backoff, type DeliveryWorker } from '../src/webhooks/worker.ts';
 import { insertPending, testWorker } from './helpers/outbox.ts';
 import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
@@ -56,7 +56,7 @@ describe('signatures', () => {
     await stopped;
     assert.deepEqual(attempts, []);
     assert.equal(claims, 2, 'the claim, then the hand-back');
-    const deliveries = await store.outbox.listDeliveries(10);
+    const deliveries = await store.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10);
     assert.deepEqual(deliveries.map((d) => [d.id, d.status, d.next_attempt_at]).sort(), [['dlv_1', 'pending', 2000], ['dlv_2', 'pending', 2000]]);
     await store.close();
   });

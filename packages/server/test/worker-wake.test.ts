@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openStore } from '../src/index.ts';
 import { insertPending, testWorker } from './helpers/outbox.ts';
+import { DEFAULT_APPLICATION_ID } from '../src/storage/store.ts';
 
 test('a worker goes from one delivery to the next by itself, with no other timer or I/O to wake it', { timeout: 5_000 }, async () => {
   // Outcomes commit in a later turn of the event loop (group commit): the wake that follows must still run.
@@ -26,7 +27,7 @@ test('a worker goes from one delivery to the next by itself, with no other timer
   worker.start();
   await third;
   await worker.stop();
-  assert.deepEqual((await store.outbox.listDeliveries(10)).map((d) => d.status), ['delivered', 'delivered', 'delivered']);
+  assert.deepEqual((await store.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10)).map((d) => d.status), ['delivered', 'delivered', 'delivered']);
   await store.close();
 });
 

@@ -22,14 +22,25 @@ async function call(url: string, init: RequestInit & { token?: string } = {}): P
 
 /**
  * A fresh enrollment of the healthy sandbox user, as environment variables: ACCESS_TOKEN, ACCOUNT_ID (its
- * checking account, which can pay), and TRANSACTION_ID, PAYMENT_ID and DELIVERY_ID when `needs` names them.
+ * checking account, which can pay), and TRANSACTION_ID, PAYMENT_ID and DELIVERY_ID when `needs` names them. With
+ * `UPGRADE`, the enrollment belongs to an application of its own, upgraded from the older version (so that it can
+ * roll back).
  */
 export async function sampleEnv(baseUrl: string, needs: readonly string[] = []): Promise<Record<string, string>> {
+  const application = needs.includes('UPGRADE')
+    ? ((await call(`${baseUrl}/sandbox/applications`, { method: 'POST', body: JSON.stringify({ default_version: '2019-07-01' }) })) as {
+        key: string;
+      })
+    : undefined;
   const enrollment = (await call(`${baseUrl}/sandbox/enrollments`, {
     method: 'POST',
+    ...(application ? { token: application.key } : {}),
     body: JSON.stringify({ username: 'username', password: 'password' }),
   })) as Enrollment;
   const token = enrollment.access_token;
+  if (application) {
+    await call(`${baseUrl}/sandbox/application/version`, { method: 'POST', token, body: JSON.stringify({ version: '2020-10-12' }) });
+  }
   const account = enrollment.accounts.find((candidate) => candidate.links.payments) ?? enrollment.accounts[0]!;
   const env: Record<string, string> = { ACCESS_TOKEN: token, ACCOUNT_ID: account.id };
   if (needs.includes('TRANSACTION_ID')) {

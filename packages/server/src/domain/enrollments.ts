@@ -4,7 +4,7 @@ import { availableOf, daysBetween, Simulation } from '../sandbox/bank.ts';
 import { findInstitution, institution as institutionById } from '../sandbox/institutions.ts';
 import { scenarioFor, SANDBOX_PASSWORD, type AccountPlan } from '../sandbox/users.ts';
 import { seeded } from './prng.ts';
-import type { AccountRow, EnrollmentRow, Mode, Repos } from '../storage/store.ts';
+import { DEFAULT_APPLICATION_ID, type AccountRow, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
 import { addDays, DAY_MS, dayOf } from './clock.ts';
 import { transact, type Deps } from './context.ts';
 import { ApiError, forbidden, unprocessable } from './errors.ts';
@@ -28,6 +28,10 @@ export interface CreateEnrollmentInput {
   password: string;
   institution?: string | undefined;
   mode?: Mode;
+  /** The application it belongs to (default: the default application). */
+  applicationId?: string;
+  /** Who asked for it, counted by the limits per client address. */
+  clientAddress?: string | null;
 }
 
 export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput): Promise<CreatedEnrollment> {
@@ -51,6 +55,8 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
 
   const enrollment: EnrollmentRow = {
     id: newId('enr'),
+    application_id: input.applicationId ?? DEFAULT_APPLICATION_ID,
+    client_address: input.clientAddress ?? null,
     token_hash: hashToken(token),
     mode,
     username: input.username,

@@ -1,5 +1,5 @@
-// Webhook events go to a durable outbox: one event row, plus one delivery row when a webhook
-// URL is configured. The delivery worker sends what the outbox holds.
+// Webhook events go to a durable outbox: one event row, plus one delivery row when the
+// event's application has a webhook URL. The delivery worker sends what the outbox holds.
 import type { components } from '../contract/types.ts';
 import type { DeliveryRow, Repos } from '../storage/store.ts';
 import { isoTime } from './clock.ts';
@@ -28,6 +28,8 @@ export type NewEvent = {
     type: T;
     payload: EventPayloads[T];
     enrollmentId: string | null;
+    /** The application whose webhook receives it. */
+    applicationId: string;
     /** When it happened, on the enrollment's clock. */
     at: number;
   };
@@ -37,21 +39,28 @@ export async function recordEvent(tx: Repos, event: NewEvent, realNow: number): 
   const id = newId('evt');
   await tx.outbox.insertEvent({
     id,
+    application_id: event.applicationId,
     type: event.type,
     enrollment_id: event.enrollmentId,
     payload: JSON.stringify(event.payload),
     timestamp: isoTime(event.at),
     created_at: realNow,
   });
-  const url = await tx.webhooks.getUrl();
-  if (url) await queueDelivery(tx, { id, type: event.type }, url, realNow);
+  const url = (await tx.applications.get(event.applicationId))?.webhook_url;
+  if (url) await queueDelivery(tx, { id, type: event.type, applicationId: event.applicationId }, url, realNow);
   return id;
 }
 
 /** A new delivery of the event to `url`, due at once. */
-export async function queueDelivery(tx: Repos, event: { id: string; type: string }, url: string, realNow: number): Promise<DeliveryRow> {
+export async function queueDelivery(
+  tx: Repos,
+  event: { id: string; type: string; applicationId: string },
+  url: string,
+  realNow: number,
+): Promise<DeliveryRow> {
   const row: DeliveryRow = {
     id: newId('dlv'),
+    application_id: event.applicationId,
     event_id: event.id,
     event_type: event.type,
     url,

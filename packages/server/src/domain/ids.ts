@@ -10,17 +10,20 @@ export function randomString(length: number, alphabet = ALPHABET): string {
   return out;
 }
 
-export type IdPrefix = 'enr' | 'acc' | 'txn' | 'pay' | 'evt' | 'dlv' | 'whs';
+export type IdPrefix = 'app' | 'enr' | 'acc' | 'txn' | 'pay' | 'evt' | 'dlv' | 'whs';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomString(20)}`;
 
 export const newSandboxToken = (): string => `test_token_${randomString(24)}`;
+/** Names an application when creating sandbox enrollments: `test_app_key_<random>`. */
+export const newApplicationKey = (): string => `test_app_key_${randomString(32)}`;
+export const isApplicationKey = (value: string): boolean => value.startsWith('test_app_key_');
 export const newLiveToken = (): string => `token_${randomString(24)}`;
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
 export const newConnectToken = (): string => randomBytes(24).toString('base64url');
 export const newPaymentReference = (): string => randomString(12, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789');
 
-/** Tokens are stored hashed: a leaked database does not leak usable tokens. */
+/** Tokens and application keys are stored hashed: a leaked database does not leak usable ones. */
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export const isLiveToken = (token: string): boolean => token.startsWith('token_');

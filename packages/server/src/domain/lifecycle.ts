@@ -50,6 +50,7 @@ export async function runLifecycle(
         type: 'transactions.processed',
         payload: { transactions: result.created.map((row) => presentTransaction(deps.publicUrl, row)) },
         enrollmentId: enrollment.id,
+        applicationId: enrollment.application_id,
         at: now,
       });
     }
@@ -70,6 +71,7 @@ export async function runLifecycle(
           type: 'account.number_verification.processed',
           payload: { account_id: account.id, status: 'expired' },
           enrollmentId: enrollment.id,
+          applicationId: enrollment.application_id,
           at: now,
         });
       } else {
@@ -117,6 +119,7 @@ export async function disconnect(tx: Repos, emit: Emit, enrollment: EnrollmentRo
     type: 'enrollment.disconnected',
     payload: { enrollment_id: enrollment.id, reason },
     enrollmentId: enrollment.id,
+    applicationId: enrollment.application_id,
     at: now,
   });
 }

@@ -59,6 +59,7 @@ export async function noteTransactionsFetched(deps: Deps, enrollment: Enrollment
       type: 'account.number_verification.processed',
       payload: { account_id: account.id, status: 'completed' },
       enrollmentId: enrollment.id,
+      applicationId: enrollment.application_id,
       at: enrollmentNow(deps.now, enrollment),
     });
   });

@@ -1,5 +1,5 @@
-// Webhook settings of the (single) sandbox application: URL, signing secrets with rotation,
-// and firing events on demand.
+// Webhook settings of each application: URL, signing secrets with rotation, and firing events
+// on demand. Every function takes the application whose settings it reads or changes.
 import type { DeliveryRow, EnrollmentRow, WebhookSecretRow } from '../storage/store.ts';
 import { enrollmentNow, isoTime } from './clock.ts';
 import { transact, type Deps } from './context.ts';
@@ -20,24 +20,38 @@ export interface WebhookSettingsView {
   secrets: { id: string; secret: string; expires_at: string | null }[];
 }
 
-/** Makes sure there is a current signing secret (first start, or after everything expired). */
-export async function ensureSigningSecret(deps: Deps): Promise<void> {
+/** Makes sure the application has a current signing secret (first use, or after everything expired). */
+export async function ensureSigningSecret(deps: Deps, applicationId: string): Promise<void> {
   const now = deps.now();
-  if (activeSecrets(await deps.store.webhooks.listSecrets(), now).some((row) => row.expires_at === null)) return;
+  if (activeSecrets(await deps.store.webhooks.listSecrets(applicationId), now).some((row) => row.expires_at === null)) return;
   await transact(deps, async (tx) => {
     // Another process may be making the first secret too: one of them does.
-    await tx.webhooks.lock();
-    if (activeSecrets(await tx.webhooks.listSecrets(), now).some((row) => row.expires_at === null)) return;
-    await tx.webhooks.insertSecret({ id: newId('whs'), secret: newWebhookSecret(), created_at: now, expires_at: null });
+    await tx.applications.getForUpdate(applicationId);
+    if (activeSecrets(await tx.webhooks.listSecrets(applicationId), now).some((row) => row.expires_at === null)) return;
+    await tx.webhooks.insertSecret(newSecret(applicationId, now));
   });
 }
 
-export async function webhookSettings(deps: Deps): Promise<WebhookSettingsView> {
-  await ensureSigningSecret(deps);
-  const url = await deps.store.webhooks.getUrl();
-  const secrets = activeSecrets(await deps.store.webhooks.listSecrets(), deps.now());
+const newSecret = (applicationId: string, now: number): WebhookSecretRow => ({
+  id: newId('whs'),
+  application_id: applicationId,
+  secret: newWebhookSecret(),
+  created_at: now,
+  expires_at: null,
+});
+
+/** The secrets that sign the application's events now. */
+export async function signingSecrets(deps: Deps, applicationId: string): Promise<string[]> {
+  await ensureSigningSecret(deps, applicationId);
+  return activeSecrets(await deps.store.webhooks.listSecrets(applicationId), deps.now()).map((row) => row.secret);
+}
+
+export async function webhookSettings(deps: Deps, applicationId: string): Promise<WebhookSettingsView> {
+  await ensureSigningSecret(deps, applicationId);
+  const application = await deps.store.applications.get(applicationId);
+  const secrets = activeSecrets(await deps.store.webhooks.listSecrets(applicationId), deps.now());
   return {
-    url,
+    url: application?.webhook_url ?? null,
     secrets: secrets.map((row) => ({
       id: row.id,
       secret: row.secret,
@@ -46,23 +60,23 @@ export async function webhookSettings(deps: Deps): Promise<WebhookSettingsView> 
   };
 }
 
-export async function setWebhookUrl(deps: Deps, url: string | null): Promise<WebhookSettingsView> {
-  await transact(deps, (tx) => tx.webhooks.setUrl(url));
-  return webhookSettings(deps);
+export async function setWebhookUrl(deps: Deps, applicationId: string, url: string | null): Promise<WebhookSettingsView> {
+  await transact(deps, (tx) => tx.applications.update(applicationId, { webhook_url: url }));
+  return webhookSettings(deps, applicationId);
 }
 
 /** A new current secret at once; the previous one keeps signing until `expireAt`. */
-export async function rotateWebhookSecret(deps: Deps, expireAt: number): Promise<WebhookSettingsView> {
-  await ensureSigningSecret(deps);
+export async function rotateWebhookSecret(deps: Deps, applicationId: string, expireAt: number): Promise<WebhookSettingsView> {
+  await ensureSigningSecret(deps, applicationId);
   const now = deps.now();
   await transact(deps, async (tx) => {
-    await tx.webhooks.lock();
-    for (const row of await tx.webhooks.listSecrets()) {
+    await tx.applications.getForUpdate(applicationId);
+    for (const row of await tx.webhooks.listSecrets(applicationId)) {
       if (row.expires_at === null) await tx.webhooks.updateSecret(row.id, { expires_at: expireAt });
     }
-    await tx.webhooks.insertSecret({ id: newId('whs'), secret: newWebhookSecret(), created_at: now, expires_at: null });
+    await tx.webhooks.insertSecret(newSecret(applicationId, now));
   });
-  return webhookSettings(deps);
+  return webhookSettings(deps, applicationId);
 }
 
 export interface FiredEvent<T extends EventType = EventType> {
@@ -81,7 +95,7 @@ export async function fireEvent<T extends EventType>(
 ): Promise<FiredEvent<T>> {
   const body = payload ?? (await defaultPayload(deps, enrollment, type));
   const at = enrollmentNow(deps.now, enrollment);
-  const event = { type, payload: body, enrollmentId: enrollment.id, at } as NewEvent;
+  const event = { type, payload: body, enrollmentId: enrollment.id, applicationId: enrollment.application_id, at } as NewEvent;
   const id = await transact(deps, (_tx, emit) => emit(event));
   return { id, type, timestamp: isoTime(at), payload: body };
 }
@@ -90,13 +104,14 @@ export async function fireEvent<T extends EventType>(
  * Sends a delivery's event again as a new delivery to the current URL (the worker signs it afresh); the earlier
  * delivery stays as it was.
  */
-export async function redeliver(deps: Deps, deliveryId: string): Promise<DeliveryRow> {
+export async function redeliver(deps: Deps, applicationId: string, deliveryId: string): Promise<DeliveryRow> {
   const row = await transact(deps, async (tx) => {
     const earlier = await tx.outbox.getDelivery(deliveryId);
-    if (!earlier) throw notFound(`No webhook delivery ${deliveryId}.`);
-    const url = await tx.webhooks.getUrl();
+    // Another application's delivery does not exist for this one.
+    if (!earlier || earlier.application_id !== applicationId) throw notFound(`No webhook delivery ${deliveryId}.`);
+    const url = (await tx.applications.get(applicationId))?.webhook_url;
     if (!url) throw new ApiError(409, 'webhook.url_missing', 'No webhook URL is set; set one with PUT /sandbox/webhook first.');
-    return queueDelivery(tx, { id: earlier.event_id, type: earlier.event_type }, url, deps.now());
+    return queueDelivery(tx, { id: earlier.event_id, type: earlier.event_type, applicationId }, url, deps.now());
   });
   // After the commit: the worker's look at the outbox must see the new delivery.
   deps.onEvents();

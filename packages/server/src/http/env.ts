@@ -2,7 +2,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Deps } from '../domain/context.ts';
-import type { EnrollmentRow } from '../storage/store.ts';
+import type { SandboxLimits } from '../domain/limits.ts';
+import type { ApplicationRow, EnrollmentRow } from '../storage/store.ts';
+import type { TargetPolicy } from '../webhooks/targets.ts';
 import type { TokenBuckets } from './middleware/rate-limit.ts';
 import type { RequestLog } from './request-log.ts';
 
@@ -15,6 +17,8 @@ export interface AppVariables {
   base: string;
   /** Set by the authentication middleware. */
   enrollment: EnrollmentRow;
+  /** Set by the authentication middleware: the enrollment's application. */
+  application: ApplicationRow;
   /** Set by the validation middleware: coerced parameters and the body. */
   params: Record<string, unknown>;
   body: unknown;
@@ -33,10 +37,19 @@ export type AppContext = Context<AppEnv>;
 /** Shared by the routes: the domain dependencies and the app's settings. */
 export interface Runtime {
   deps: Deps;
+  /** The server's default version: of the default application until it upgrades, and of new applications. */
   defaultVersion: string;
   sandbox: boolean;
   /** Per-caller request budgets; undefined when requests are not limited. */
   rateLimit: TokenBuckets | undefined;
   /** The streams of `GET /sandbox/logs`. */
   requestLog: RequestLog;
+  /** Whether enrollments made without an application key belong to the default application. */
+  defaultApplication: boolean;
+  limits: SandboxLimits;
+  /** Which webhook URLs may be set and delivered to. */
+  webhookTargets: TargetPolicy;
 }
+
+/** The TCP peer of the request (what the limits per client address count); null in-process. */
+export const clientAddressOf = (c: AppContext): string | null => c.env?.incoming?.socket.remoteAddress ?? null;

@@ -3,10 +3,33 @@
 // leak out. Times are epoch milliseconds, money is integer cents, dates are YYYY-MM-DD.
 
 export type Mode = 'sandbox' | 'live';
+
+/** The application of enrollments made without an application key (local use). */
+export const DEFAULT_APPLICATION_ID = 'app_default';
+
+/** A developer's application: it owns enrollments, webhook settings, secrets, events and deliveries. */
+export interface ApplicationRow {
+  id: string;
+  /** Hash of the application key; null for the default application, which has none. */
+  key_hash: string | null;
+  webhook_url: string | null;
+  /** Default version of its requests and events; null: the server's default version. */
+  version: string | null;
+  /** The version before the last upgrade, while a rollback is possible. */
+  previous_version: string | null;
+  /** Sandbox-clock time of the last upgrade (the rollback window starts there). */
+  version_changed_at: number | null;
+  /** Who created it (the limits per client address count these). */
+  client_address: string | null;
+  created_at: number;
+}
 export type EnrollmentStatus = 'healthy' | 'disconnected';
 
 export interface EnrollmentRow {
   id: string;
+  application_id: string;
+  /** Who created it (the limits per client address count these); null when made in-process. */
+  client_address: string | null;
   token_hash: string;
   mode: Mode;
   username: string;
@@ -142,6 +165,7 @@ export interface IdempotencyRow {
 
 export interface WebhookSecretRow {
   id: string;
+  application_id: string;
   secret: string;
   created_at: number;
   expires_at: number | null;
@@ -149,6 +173,7 @@ export interface WebhookSecretRow {
 
 export interface EventRow {
   id: string;
+  application_id: string;
   type: string;
   enrollment_id: string | null;
   /** JSON of the payload in the current version's shapes. */
@@ -161,6 +186,7 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface DeliveryRow {
   id: string;
+  application_id: string;
   event_id: string;
   event_type: string;
   url: string;
@@ -184,6 +210,9 @@ export interface EnrollmentRepo {
    */
   getForUpdate(id: string): Promise<EnrollmentRow | undefined>;
   getByTokenHash(tokenHash: string): Promise<EnrollmentRow | undefined>;
+  countByApplication(applicationId: string): Promise<number>;
+  /** Enrollments made from that client address at or after `since` (real time). */
+  countByClientSince(clientAddress: string, since: number): Promise<number>;
   update(id: string, patch: Partial<Omit<EnrollmentRow, 'id'>>): Promise<void>;
 }
 
@@ -228,15 +257,22 @@ export interface IdempotencyRepo {
   delete(scope: string, key: string): Promise<void>;
 }
 
-export interface WebhookRepo {
+export interface ApplicationRepo {
+  insert(row: ApplicationRow): Promise<void>;
+  get(id: string): Promise<ApplicationRow | undefined>;
   /**
-   * Holds the webhook settings until the transaction ends, so that writers that read the
-   * secrets and then add one (first start, rotation) queue up, in every process.
+   * Reads the application and holds it until the transaction ends, so that writers of its
+   * settings (secrets, version) queue up, in every process.
    */
-  lock(): Promise<void>;
-  getUrl(): Promise<string | null>;
-  setUrl(url: string | null): Promise<void>;
-  listSecrets(): Promise<WebhookSecretRow[]>;
+  getForUpdate(id: string): Promise<ApplicationRow | undefined>;
+  getByKeyHash(keyHash: string): Promise<ApplicationRow | undefined>;
+  /** Applications made from that client address at or after `since` (real time). */
+  countByClientSince(clientAddress: string, since: number): Promise<number>;
+  update(id: string, patch: Partial<Omit<ApplicationRow, 'id'>>): Promise<void>;
+}
+
+export interface WebhookRepo {
+  listSecrets(applicationId: string): Promise<WebhookSecretRow[]>;
   insertSecret(row: WebhookSecretRow): Promise<void>;
   updateSecret(id: string, patch: { expires_at: number | null }): Promise<void>;
 }
@@ -253,12 +289,14 @@ export interface OutboxRepo {
    */
   claimDue(now: number, limit: number, leaseUntil: number): Promise<DeliveryRow[]>;
   nextDueAt(): Promise<number | null>;
-  listDeliveries(limit: number): Promise<DeliveryRow[]>;
+  /** The application's most recent deliveries, newest first. */
+  listDeliveries(applicationId: string, limit: number): Promise<DeliveryRow[]>;
   getDelivery(id: string): Promise<DeliveryRow | undefined>;
   updateDelivery(id: string, patch: Partial<Omit<DeliveryRow, 'id' | 'event_id'>>): Promise<void>;
 }
 
 export interface Repos {
+  applications: ApplicationRepo;
   enrollments: EnrollmentRepo;
   accounts: AccountRepo;
   transactions: TransactionRepo;

@@ -19,8 +19,8 @@ export interface WorkerOptions {
   now: Now;
   /** Renders the request body of an event (its envelope in the webhook version). */
   render: (event: EventRow) => Promise<string>;
-  /** The signing secrets in force now. */
-  secrets: () => Promise<string[]>;
+  /** The signing secrets of an application in force now. */
+  secrets: (applicationId: string) => Promise<string[]>;
   retry: RetryPolicy;
   timeoutMs: number;
   /** Upper bound on how long the worker sleeps when nothing is due. */
@@ -167,7 +167,7 @@ export class DeliveryWorker {
     const event = await store.outbox.getEvent(delivery.event_id);
     if (!event) return;
     const body = await this.options.render(event);
-    const secrets = await this.options.secrets();
+    const secrets = await this.options.secrets(delivery.application_id);
     const timestamp = Math.floor(now() / 1000);
     let status: number | null = null;
     let failure: string | null = null;

@@ -1,12 +1,13 @@
 // Outbox rows, and a delivery worker, for tests that drive the worker or the store's claims directly.
-import type { DeliveryRow, EventRow, Repos } from '../../src/storage/store.ts';
+import { DEFAULT_APPLICATION_ID, type DeliveryRow, type EventRow, type Repos } from '../../src/storage/store.ts';
 import { defaultRetry, DeliveryWorker, type WorkerOptions } from '../../src/webhooks/worker.ts';
 
-export const testEvent: EventRow = { id: 'evt_1', type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 };
+export const testEvent: EventRow = { id: 'evt_1', application_id: DEFAULT_APPLICATION_ID, type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 };
 
 /** A pending delivery of `testEvent`, due at `due`. */
 export const pendingDelivery = (id: string, due: number): DeliveryRow => ({
   id,
+  application_id: DEFAULT_APPLICATION_ID,
   event_id: testEvent.id,
   event_type: testEvent.type,
   url: 'http://127.0.0.1:9/webhooks',

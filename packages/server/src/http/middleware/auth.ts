@@ -1,14 +1,17 @@
 // Authentication: the access token (HTTP Basic username; in 2019-07-01 also the raw
-// Authorization value) names the enrollment; live tokens also need the developer's TLS client
+// Authorization value) names the enrollment, and with it the application (whose default version
+// serves requests without Service-Version); live tokens also need the developer's TLS client
 // certificate. The enrollment is brought up to date before the handler reads it.
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
+import { applicationById, versionOf } from '../../domain/applications.ts';
 import { findEnrollmentByToken, usableEnrollment } from '../../domain/enrollments.ts';
 import { isLiveToken } from '../../domain/ids.ts';
 import { syncEnrollment } from '../../domain/lifecycle.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
 import { addressCaller, enrollmentCaller, limitRate } from './rate-limit.ts';
+import { useApplicationVersion } from './version.ts';
 
 /** Versions that accept the raw token as the whole Authorization value. */
 const RAW_TOKEN_VERSIONS = new Set(['2019-07-01']);
@@ -67,6 +70,9 @@ export function authenticate(runtime: Runtime, options: AuthOptions = {}): Middl
     }
     const enrollment = usableEnrollment(found);
     if ((enrollment.mode === 'live') !== isLiveToken(token)) throw forbidden('The access token is not valid.');
+    const application = await applicationById(runtime.deps, enrollment.application_id);
+    c.set('application', application);
+    useApplicationVersion(c, versionOf(application, runtime.defaultVersion));
     c.set('enrollment', await syncEnrollment(runtime.deps, enrollment, options.bank === true));
     await next();
   };

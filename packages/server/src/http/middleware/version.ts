@@ -1,9 +1,9 @@
-// Chooses the version of each request (Service-Version, else the application's default)
-// and says on every response which version served it.
+// Chooses the version of each request (Service-Version, else the default version of the token's
+// application, else the server's) and says on every response which version served it.
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.ts';
 import { isVersion, VERSIONS } from '../../versions/index.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppContext, AppEnv } from '../env.ts';
 
 export const VERSION_HEADER = 'Service-Version';
 
@@ -22,4 +22,11 @@ export function versionMiddleware(defaultVersion: string, publicUrl: string | un
     }
     await next();
   };
+}
+
+/** Once the token names the application: its version serves a request that asked for none. */
+export function useApplicationVersion(c: AppContext, version: string): void {
+  if (c.req.header(VERSION_HEADER) !== undefined) return;
+  c.set('version', version);
+  c.header(VERSION_HEADER, version);
 }

@@ -4,7 +4,7 @@
 // YYYY-MM-DD text, real booleans. Text compares byte by byte (COLLATE "C"), as in SQLite, so
 // that ordering by dates and ids does not depend on the database's locale.
 import type pg from 'pg';
-import type { Migration } from '../sqlite/migrations.ts';
+import { applicationsSchema, type Migration } from '../sqlite/migrations.ts';
 
 export const migrations: Migration[] = [
   {
@@ -157,6 +157,11 @@ export const migrations: Migration[] = [
       CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
       CREATE INDEX deliveries_recent ON deliveries (created_at DESC);
     `,
+  },
+  {
+    version: 2,
+    name: 'applications',
+    sql: applicationsSchema('BIGINT'),
   },
 ];
 

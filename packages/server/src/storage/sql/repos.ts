@@ -3,6 +3,7 @@
 // says how its database locks rows (SQLite runs one writer at a time and needs no locks).
 import type {
   AccountRow,
+  ApplicationRow,
   DeliveryRow,
   EnrollmentRow,
   EventRow,
@@ -75,13 +76,29 @@ function pageTransactions(conn: SqlConnection, accountId: string, query: Transac
   );
 }
 
+async function countSince(conn: SqlConnection, table: 'applications' | 'enrollments', address: string, since: number): Promise<number> {
+  const sql = `SELECT COUNT(*) AS n FROM ${identifier(table)} WHERE client_address = ? AND created_at >= ?`;
+  return Number((await conn.get<{ n: number }>(sql, address, since))?.n ?? 0);
+}
+
 export function sqlRepos(conn: SqlConnection): Repos {
   return {
+    applications: {
+      insert: async (row) => insert(conn, 'applications', row),
+      get: async (id) => conn.get<ApplicationRow>('SELECT * FROM applications WHERE id = ?', id),
+      getForUpdate: async (id) => conn.get<ApplicationRow>(`SELECT * FROM applications WHERE id = ?${conn.forUpdate}`, id),
+      getByKeyHash: async (hash) => conn.get<ApplicationRow>('SELECT * FROM applications WHERE key_hash = ?', hash),
+      countByClientSince: async (address, since) => countSince(conn, 'applications', address, since),
+      update: async (id, patch) => update(conn, 'applications', { id }, patch),
+    },
     enrollments: {
       insert: async (row) => insert(conn, 'enrollments', row),
       get: async (id) => conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE id = ?', id),
       getForUpdate: async (id) => conn.get<EnrollmentRow>(`SELECT * FROM enrollments WHERE id = ?${conn.forUpdate}`, id),
       getByTokenHash: async (hash) => conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE token_hash = ?', hash),
+      countByApplication: async (applicationId) =>
+        Number((await conn.get<{ n: number }>('SELECT COUNT(*) AS n FROM enrollments WHERE application_id = ?', applicationId))?.n ?? 0),
+      countByClientSince: async (address, since) => countSince(conn, 'enrollments', address, since),
       update: async (id, patch) => update(conn, 'enrollments', { id }, patch),
     },
     accounts: {
@@ -166,13 +183,8 @@ export function sqlRepos(conn: SqlConnection): Repos {
       delete: async (scope, key) => conn.run('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
     },
     webhooks: {
-      lock: async () => {
-        await conn.get(`SELECT id FROM webhook_settings WHERE id = 1${conn.forUpdate}`);
-      },
-      getUrl: async () =>
-        (await conn.get<{ url: string | null }>('SELECT url FROM webhook_settings WHERE id = 1'))?.url ?? null,
-      setUrl: async (url) => conn.run('UPDATE webhook_settings SET url = ? WHERE id = 1', url),
-      listSecrets: async () => conn.all<WebhookSecretRow>('SELECT * FROM webhook_secrets ORDER BY created_at, id'),
+      listSecrets: async (applicationId) =>
+        conn.all<WebhookSecretRow>('SELECT * FROM webhook_secrets WHERE application_id = ? ORDER BY created_at, id', applicationId),
       insertSecret: async (row) => insert(conn, 'webhook_secrets', row),
       updateSecret: async (id, patch) => update(conn, 'webhook_secrets', { id }, patch),
     },
@@ -198,8 +210,12 @@ export function sqlRepos(conn: SqlConnection): Repos {
       nextDueAt: async () =>
         (await conn.get<{ at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'"))
           ?.at ?? null,
-      listDeliveries: async (limit) =>
-        conn.all<DeliveryRow>('SELECT * FROM deliveries ORDER BY created_at DESC, id DESC LIMIT ?', limit),
+      listDeliveries: async (applicationId, limit) =>
+        conn.all<DeliveryRow>(
+          'SELECT * FROM deliveries WHERE application_id = ? ORDER BY created_at DESC, id DESC LIMIT ?',
+          applicationId,
+          limit,
+        ),
       getDelivery: async (id) => conn.get<DeliveryRow>('SELECT * FROM deliveries WHERE id = ?', id),
       updateDelivery: async (id, patch) => update(conn, 'deliveries', { id }, patch),
     },

@@ -1,6 +1,8 @@
 // Numbered schema migrations, applied in order once each and recorded in `migrations`.
 // Append new entries; never edit an applied one.
 
+import { DEFAULT_APPLICATION_ID } from '../store.ts';
+
 export interface Migration {
   version: number;
   name: string;
@@ -164,4 +166,43 @@ export const migrations: Migration[] = [
     // account's whole history: (account_id, date, seq) does not serve it.
     sql: 'CREATE INDEX transactions_by_account_seq ON transactions (account_id, seq);',
   },
+  {
+    version: 3,
+    name: 'applications',
+    sql: applicationsSchema('INTEGER'),
+  },
 ];
+
+/**
+ * Applications (the developers' apps) own enrollments, webhook settings, signing secrets, events
+ * and deliveries. What existed before belongs to the default application, which keeps the one
+ * webhook URL there was. Shared by both stores: only the integer type of times differs.
+ */
+export function applicationsSchema(time: 'INTEGER' | 'BIGINT'): string {
+  const owned = (table: string) => `ALTER TABLE ${table} ADD COLUMN application_id TEXT NOT NULL DEFAULT '${DEFAULT_APPLICATION_ID}';`;
+  return `
+    CREATE TABLE applications (
+      id TEXT PRIMARY KEY,
+      key_hash TEXT UNIQUE,
+      webhook_url TEXT,
+      version TEXT,
+      previous_version TEXT,
+      version_changed_at ${time},
+      client_address TEXT,
+      created_at ${time} NOT NULL
+    );
+    CREATE INDEX applications_by_client ON applications (client_address, created_at);
+    INSERT INTO applications (id, webhook_url, created_at) SELECT '${DEFAULT_APPLICATION_ID}', url, 0 FROM webhook_settings;
+    DROP TABLE webhook_settings;
+
+    ${owned('enrollments')}
+    ALTER TABLE enrollments ADD COLUMN client_address TEXT;
+    CREATE INDEX enrollments_by_application ON enrollments (application_id);
+    CREATE INDEX enrollments_by_client ON enrollments (client_address, created_at);
+    ${owned('webhook_secrets')}
+    CREATE INDEX webhook_secrets_by_application ON webhook_secrets (application_id);
+    ${owned('events')}
+    ${owned('deliveries')}
+    CREATE INDEX deliveries_by_application ON deliveries (application_id, created_at DESC);
+  `;
+}

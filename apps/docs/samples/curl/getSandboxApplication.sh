@@ -1,0 +1,2 @@
+curl -u "$ACCESS_TOKEN:" \
+  "$BASE_URL/sandbox/application"

@@ -1,0 +1,11 @@
+import { createSandboxClient } from '@aggregation/client';
+
+const sandbox = createSandboxClient({
+  token: process.env.ACCESS_TOKEN!,
+  baseUrl: process.env.BASE_URL,
+});
+
+// Within 72 hours of an upgrade; afterwards 422 application_version.rollback_expired.
+const { data, error } = await sandbox.POST('/sandbox/application/version/rollback');
+if (error) throw new Error(`${error.error.code}: ${error.error.message}`);
+console.log(data.default_version);
