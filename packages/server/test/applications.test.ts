@@ -96,6 +96,18 @@ for (const kind of kinds) {
       assert.deepEqual(await logOf(b.token), [fromB.body.id]);
     });
 
+    test("one application cannot redeliver another's delivery: it does not exist for it", async () => {
+      const deliveries = await t.call('GET', '/sandbox/webhook/deliveries', { token: a.token });
+      const [delivery] = deliveries.body as { id: string }[];
+      assert.ok(delivery);
+      const byB = await t.call('POST', `/sandbox/webhook/deliveries/${delivery.id}/redeliver`, { token: b.token });
+      assert.equal(byB.status, 404, byB.text);
+      const byA = await t.call('POST', `/sandbox/webhook/deliveries/${delivery.id}/redeliver`, { token: a.token });
+      assert.equal(byA.status, 202, byA.text);
+      await t.app.worker.idle();
+      assert.ok(hookB.events.every((received) => received.event.id !== byA.body.event_id), "A's event never reaches B's URL");
+    });
+
     test("clearing one application's URL stops its deliveries only", async () => {
       await t.call('PUT', '/sandbox/webhook', { token: a.token, json: { url: null } });
       const fromA = await t.call('POST', '/sandbox/events', { token: a.token, json: { type: 'webhook.test' } });
