@@ -127,12 +127,15 @@ describe('authentication', () => {
     assert.equal(reply.body.error.code, 'forbidden');
   });
 
-  test('the raw token in Authorization works in 2019-07-01 only', async () => {
+  test('the raw token as the whole Authorization value works in every version', async () => {
     const { token } = await t.enroll();
     const old = await t.call('GET', '/accounts', { version: '2019-07-01', headers: { authorization: token } });
     assert.equal(old.status, 200);
     const current = await t.call('GET', '/accounts', { headers: { authorization: token } });
-    assert.equal(current.status, 401);
+    assert.equal(current.status, 200);
+    assert.deepEqual(current.body, (await t.call('GET', '/accounts', { token })).body);
+    const other = await t.call('GET', '/accounts', { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(other.status, 401);
   });
 
   test('a token never reaches another enrollment\'s accounts', async () => {

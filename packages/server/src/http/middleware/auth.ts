@@ -1,5 +1,5 @@
-// Authentication: the access token (HTTP Basic username; in 2019-07-01 also the raw
-// Authorization value) names the enrollment; live tokens also need the developer's TLS client
+// Authentication: the access token (HTTP Basic username, or the raw Authorization value of
+// the older description's form, in every version) names the enrollment; live tokens also need the developer's TLS client
 // certificate. The enrollment is brought up to date before the handler reads it.
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
@@ -8,9 +8,6 @@ import { enrollmentForToken } from '../../domain/enrollments.ts';
 import { isLiveToken } from '../../domain/ids.ts';
 import { syncEnrollment } from '../../domain/lifecycle.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
-
-/** Versions that accept the raw token as the whole Authorization value. */
-const RAW_TOKEN_VERSIONS = new Set(['2019-07-01']);
 
 export function tokenOf(c: AppContext): string | undefined {
   const header = c.req.header('authorization')?.trim();
@@ -21,7 +18,7 @@ export function tokenOf(c: AppContext): string | undefined {
     const user = decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : decoded;
     return user || undefined;
   }
-  if (RAW_TOKEN_VERSIONS.has(c.get('version')) && /^(test_)?token_[A-Za-z0-9]+$/.test(header)) return header;
+  if (/^(test_)?token_[A-Za-z0-9]+$/.test(header)) return header;
   return undefined;
 }
 
