@@ -19,6 +19,7 @@ import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts'
 import { ReadCache, readCacheKey, replay, type ReadCacheOptions } from './http/read-cache.ts';
 import { router } from './http/router.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
+import { entrypointRoutes } from './http/routes/entrypoint.ts';
 import { institutionRoutes } from './http/routes/institutions.ts';
 import { paymentRoutes } from './http/routes/payments.ts';
 import { sandboxRoutes } from './http/routes/sandbox.ts';
@@ -185,6 +186,7 @@ export function createApp(options: AppOptions = {}): App {
   const readCache =
     options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const r = router(app, runtime, validators, readCache);
+  entrypointRoutes(r, runtime);
   institutionRoutes(r, runtime);
   accountRoutes(r, runtime);
   transactionRoutes(r, runtime);

@@ -105,6 +105,20 @@ describe('accounts', () => {
     for (const institution of reply.body) assert.match(institution.id, /^[a-z0-9]+(_[a-z0-9]+)*$/);
     assert.equal((await t.call('GET', '/institutions', { version: '2019-07-01' })).status, 200);
   });
+
+  for (const version of VERSIONS) {
+    test(`${version}: GET / links to accounts and institutions, with or without a token`, async () => {
+      const links = { accounts: 'http://localhost/accounts', institutions: 'http://localhost/institutions' };
+      for (const options of [{}, { token }, { headers: { authorization: token } }, { token: 'test_token_unknown' }]) {
+        const reply = await t.call('GET', '/', { version, ...options });
+        assert.equal(reply.status, 200, reply.text);
+        assert.deepEqual(reply.body, { links });
+        assert.equal(reply.headers.get('service-version'), version);
+      }
+      const followed = await t.call('GET', new URL(links.accounts).pathname, { token, version });
+      assert.equal(followed.status, 200);
+    });
+  }
 });
 
 describe('authentication', () => {
