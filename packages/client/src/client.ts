@@ -34,6 +34,7 @@ import {
   type CreatePayeeRequest,
   type CreatePaymentRequest,
   type CurrentVersion,
+  type Entrypoint,
   type Institution,
   type Paths,
   type Payment,
@@ -142,6 +143,8 @@ export type AggregationClient<V extends Version = CurrentVersion> = {
   institutions: {
     list(options?: CallOptions): Promise<Institution<V>[]>;
   };
+  /** `GET /`: links to the top-level collections (`accounts`, `institutions`); needs no token. */
+  entrypoint(options?: CallOptions): Promise<Entrypoint<V>>;
 };
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'OPTIONS';
@@ -327,6 +330,8 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
     institutions: {
       list: async (call) => read('GET', '/institutions', {}, call),
     },
+
+    entrypoint: async (call) => read('GET', '/', {}, call),
   };
   return client;
 }

@@ -78,6 +78,7 @@ export type {
   CreatePayeeRequest,
   CreatePaymentRequest,
   CurrentVersion,
+  Entrypoint,
   ErrorBody,
   Institution,
   MfaChallenge,

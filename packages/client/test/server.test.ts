@@ -98,6 +98,14 @@ describe('against the server in-process', { skip }, () => {
       assert.ok(institutions.some((i) => i.id === 'chase' && i.products.includes('payments')));
     });
 
+    it('getEntrypoint, and its links lead to the collections', async () => {
+      const { links } = await client.entrypoint();
+      assert.deepEqual(links, { accounts: `${baseUrl}/accounts`, institutions: `${baseUrl}/institutions` });
+      assert.equal(getResponseInfo(await client.entrypoint())?.version, '2020-10-12');
+      const followed = await client.raw.GET('/accounts', { baseUrl: links.accounts.slice(0, -'/accounts'.length) });
+      assert.equal(followed.response.status, 200);
+    });
+
     it('listAccounts and getAccount, with the enrollment status', async () => {
       const accounts = await client.accounts.list();
       assert.deepEqual(accounts.map((a) => a.subtype), ['checking', 'savings', 'credit_card']);
