@@ -117,6 +117,18 @@ for (const version of versions) {
       }
     });
 
+    test('payments and payees answer with one schema, a oneOf of the resource and the MFA challenge', () => {
+      const schemaOf = (path: string, status: string) => {
+        const response = responseOf(doc, operation(doc, 'post', path)!, status);
+        return (response.content as Record<string, JsonObject>)['application/json']!.schema as JsonObject;
+      };
+      const payments = '/accounts/{account_id}/payments';
+      assert.deepEqual(schemaOf(payments, '200'), schemaOf(payments, '202'));
+      const branches = (schema: JsonObject) => (deref(doc, schema).oneOf as JsonObject[]).map((branch) => deref(doc, branch).title);
+      assert.deepEqual(branches(schemaOf(payments, '202')), ['Payment', 'MfaChallenge']);
+      assert.deepEqual(branches(schemaOf('/accounts/{account_id}/payees', '200')), ['Payee', 'MfaChallenge']);
+    });
+
     test('authenticated operations document 400, 401, 403, 429 and 502 with the error schema', () => {
       for (const { path, method, operation: op } of listOperations(doc)) {
         if (path === '/institutions' || path === '/') continue;
