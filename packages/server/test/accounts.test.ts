@@ -36,11 +36,12 @@ describe('accounts', () => {
     }
   });
 
-  test('links show capabilities: payments only on checking', () => {
+  test('links show capabilities: payments only on checking, details not on cards', () => {
     assert.ok(checking.links.payments);
     assert.equal(card.links.payments, undefined);
     assert.equal(accounts[1].links.payments, undefined);
-    for (const account of accounts) assert.ok(account.links.self && account.links.details && account.links.balances && account.links.transactions);
+    for (const account of accounts) assert.ok(account.links.self && account.links.balances && account.links.transactions);
+    assert.deepEqual(accounts.map((account) => 'details' in account.links), [true, true, false]);
   });
 
   for (const version of VERSIONS) {
@@ -92,9 +93,17 @@ describe('accounts', () => {
     const balances = await t.call('GET', `/accounts/${card.id}/balances`, { token });
     assert.ok(Number(balances.body.ledger) >= 0);
     assert.ok(Number(balances.body.available) > 0);
-    const details = await t.call('GET', `/accounts/${card.id}/details`, { token });
-    assert.deepEqual(details.body.routing_numbers, { ach: null, wire: null });
   });
+
+  for (const version of VERSIONS) {
+    test(`${version}: a credit card has no details link, and its details answer 404 not_found`, async () => {
+      const one = await t.call('GET', `/accounts/${card.id}`, { token, version });
+      assert.equal(one.body.links.details, undefined);
+      const details = await t.call('GET', `/accounts/${card.id}/details`, { token, version });
+      assert.equal(details.status, 404);
+      assert.equal(details.body.error.code, 'not_found');
+    });
+  }
 
   test('GET /institutions needs no token and lists products', async () => {
     const reply = await t.call('GET', '/institutions');

@@ -135,6 +135,17 @@ describe('transactions', () => {
     const list = (await t.call('GET', `/accounts/${card.id}/transactions`, { token })).body;
     assert.ok(list.filter((txn: any) => txn.type === 'card_payment').every((txn: any) => cents(txn.amount) > 0));
   });
+
+  test('posted card transactions have no running balance', async () => {
+    const card = accounts.find((a) => a.subtype === 'credit_card');
+    await t.call('POST', '/sandbox/clock/advance', { token, json: { days: 4 } });
+    const list = (await t.call('GET', `/accounts/${card.id}/transactions`, { token })).body;
+    const posted = list.filter((txn: any) => txn.status === 'posted');
+    assert.ok(posted.length > 30);
+    for (const txn of posted) assert.equal(txn.running_balance, null, txn.id);
+    const checking = (await t.call('GET', `/accounts/${accounts[0].id}/transactions?count=5`, { token })).body;
+    assert.ok(checking.some((txn: any) => txn.status === 'posted' && txn.running_balance !== null));
+  });
 });
 
 describe('large history', () => {

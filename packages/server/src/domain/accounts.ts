@@ -32,8 +32,9 @@ export async function removeAccount(deps: Deps, enrollment: EnrollmentRow, accou
   });
 }
 
-/** Account details, once the account number is verified. */
+/** Account details, once the account number is verified. Credit cards have none. */
 export function detailsOf(account: AccountRow): AccountRow {
+  if (account.type === 'credit') throw notFound('Credit card accounts have no account details (their links have no details).');
   if (account.verification === 'pending') {
     throw new ApiError(
       404,
