@@ -301,3 +301,65 @@ describe('sandbox control API rules', () => {
     await off.close();
   });
 });
+
+describe('failures on purpose', () => {
+  let t: TestApp;
+  before(() => {
+    t = testApp();
+  });
+  after(() => t.close());
+
+  for (const version of VERSIONS) {
+    test(`${version}: timeout.first_transactions: the first transactions request answers 504 once, the retry is served`, async () => {
+      const { token, accounts } = await t.enroll('timeout.first_transactions');
+      const path = `/accounts/${accounts[0].id}/transactions`;
+      const first = await t.call('GET', path, { token, version });
+      assert.equal(first.status, 504);
+      assert.equal(first.body.error.code, 'gateway_timeout');
+      assert.equal(first.headers.get('retry-after'), '1');
+      const retry = await t.call('GET', path, { token, version });
+      assert.equal(retry.status, 200);
+      assert.ok(retry.body.length > 0);
+      assert.equal((await t.call('GET', `/accounts/${accounts[1].id}/transactions`, { token, version })).status, 200);
+    });
+  }
+
+  test('institution.down: every request that needs the institution answers 502 bad_gateway', async () => {
+    const { token, accounts } = await t.enroll('institution.down');
+    const checking = accounts[0].id;
+    for (const version of VERSIONS) {
+      for (const sub of ['details', 'balances', 'transactions', 'transactions/txn_x']) {
+        const reply = await t.call('GET', `/accounts/${checking}/${sub}`, { token, version });
+        assert.equal(reply.status, 502, sub);
+        assert.equal(reply.body.error.code, 'bad_gateway');
+      }
+      assert.equal((await t.call('GET', '/accounts', { token, version })).status, 200);
+      assert.equal((await t.call('GET', `/accounts/${checking}`, { token, version })).status, 200);
+    }
+    const payee = await t.call('POST', `/accounts/${checking}/payees`, { token, json: { scheme: 'zelle', address: 'a@example.com', name: 'A', type: 'person' } });
+    assert.equal(payee.status, 502);
+    const payment = await t.call('POST', `/accounts/${checking}/payments`, {
+      token,
+      json: { amount: '5', memo: 'x', payee: { scheme: 'zelle', address: 'a@example.com', name: 'A', type: 'person' } },
+    });
+    assert.equal(payment.status, 502);
+    assert.equal((await t.call('GET', `/accounts/${checking}/payments`, { token })).body.length, 0);
+  });
+
+  test('rate_limited.<n>: the token\'s first n requests answer 429 with Retry-After, then requests are served', async () => {
+    const { token } = await t.enroll('rate_limited.2');
+    assert.equal((await t.call('GET', '/sandbox/clock', { token })).status, 200, 'the control API is not limited');
+    for (let i = 0; i < 2; i++) {
+      const limited = await t.call('GET', '/accounts', { token });
+      assert.equal(limited.status, 429);
+      assert.equal(limited.body.error.code, 'rate_limited');
+      assert.equal(limited.headers.get('retry-after'), '1');
+    }
+    assert.equal((await t.call('GET', '/accounts', { token })).status, 200);
+    assert.equal((await t.call('GET', '/accounts', { token })).status, 200);
+    for (const username of ['rate_limited.0', 'rate_limited.101', 'rate_limited.x']) {
+      const refused = await t.call('POST', '/sandbox/enrollments', { json: { username, password: 'password' } });
+      assert.equal(refused.status, 401, username);
+    }
+  });
+});

@@ -4,6 +4,7 @@ import type { AccountRow, EnrollmentRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
 import { transact, type Deps } from './context.ts';
 import { accountClosed, ApiError, enrollmentDisconnected, notFound } from './errors.ts';
+import { checkInstitutionUp } from './sandbox-failures.ts';
 
 export interface AccountAccess {
   /** The request needs the institution (details, balances, transactions, payments). */
@@ -22,6 +23,7 @@ export async function accountFor(deps: Deps, enrollment: EnrollmentRow, id: stri
   if (!account || account.removed_at !== null) throw notFound(`No account ${id} is accessible with this access token.`);
   if (account.status === 'closed' && !access.allowClosed) throw accountClosed(account.closed_reason);
   if (access.bank && enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
+  if (access.bank) checkInstitutionUp(enrollment);
   return account;
 }
 

@@ -7,6 +7,7 @@ import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
 import { enrollmentForToken } from '../../domain/enrollments.ts';
 import { isLiveToken } from '../../domain/ids.ts';
 import { syncEnrollment } from '../../domain/lifecycle.ts';
+import { applySandboxRateLimit } from '../../domain/sandbox-failures.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
 
 export function tokenOf(c: AppContext): string | undefined {
@@ -60,6 +61,8 @@ export function authenticate(runtime: Runtime, options: AuthOptions = {}): Middl
     }
     const enrollment = await enrollmentForToken(runtime.deps, token);
     if ((enrollment.mode === 'live') !== isLiveToken(token)) throw forbidden('The access token is not valid.');
+    // The control API stays usable while the sandbox user is being rate limited.
+    if (!options.sandboxOnly) await applySandboxRateLimit(runtime.deps, enrollment);
     c.set('enrollment', await syncEnrollment(runtime.deps, enrollment, options.bank === true));
     await next();
   };

@@ -2,7 +2,7 @@
 // Retry-After when it runs dry.
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
-import { ApiError } from '../../domain/errors.ts';
+import { rateLimited } from '../../domain/errors.ts';
 import type { AppEnv } from '../env.ts';
 
 export interface RateLimit {
@@ -48,9 +48,7 @@ export function rateLimit(buckets: TokenBuckets): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const retryAfter = buckets.take(callerOf(c.env?.incoming, c.req.header('authorization')));
     if (retryAfter !== undefined) {
-      throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${retryAfter} s.`, undefined, {
-        'Retry-After': String(retryAfter),
-      });
+      throw rateLimited(retryAfter);
     }
     await next();
   };

@@ -164,4 +164,12 @@ export const migrations: Migration[] = [
     // account's whole history: (account_id, date, seq) does not serve it.
     sql: 'CREATE INDEX transactions_by_account_seq ON transactions (account_id, seq);',
   },
+  {
+    version: 3,
+    name: 'sandbox failures on purpose',
+    sql: `
+      ALTER TABLE enrollments ADD COLUMN rate_limited_requests INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE enrollments ADD COLUMN transactions_timeouts INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
