@@ -1,8 +1,8 @@
 // The description covers the whole service: the 13 operations of the seed's endpoint table, the institutions
-// list, the four webhook events, their headers, security and the documented errors, in both versions.
+// list, the entrypoint, the four webhook events, their headers, security and the documented errors, in both versions.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '../src/contract.ts';
+import { ContractValidator, deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '../src/contract.ts';
 
 // Section 4 of the service description, numbered as there.
 const seedOperations = [
@@ -44,7 +44,7 @@ for (const version of versions) {
   describe(`version ${version}`, () => {
     const doc = loadBundle(version);
 
-    test('has all 13 operations of the seed plus the institutions list', () => {
+    test('has all 13 operations of the seed plus the institutions list and the entrypoint', () => {
       for (const expected of seedOperations) {
         const op = operation(doc, expected.method, expected.path);
         assert.ok(op, `#${expected.n} ${expected.method.toUpperCase()} ${expected.path} is missing`);
@@ -52,7 +52,9 @@ for (const version of versions) {
       }
       assert.equal(operation(doc, 'get', '/institutions')?.operationId, 'listInstitutions');
       assert.deepEqual(operation(doc, 'get', '/institutions')?.security, []);
-      assert.equal(listOperations(doc).length, seedOperations.length + 1);
+      assert.equal(operation(doc, 'get', '/')?.operationId, 'getEntrypoint');
+      assert.deepEqual(operation(doc, 'get', '/')?.security, []);
+      assert.equal(listOperations(doc).length, seedOperations.length + 2);
     });
 
     test('has the four webhook events', () => {
@@ -63,6 +65,21 @@ for (const version of versions) {
         assert.deepEqual(operation.security, [], `webhook ${event} security`);
         assert.ok(operationParameters(doc, '', operation).some((p) => p.in === 'header' && p.name === 'Service-Signature'));
       }
+    });
+
+    test('events about an enrollment carry its enrollment_id; a disconnect reason is the whole status, never null', () => {
+      const validator = ContractValidator.forDocument(version);
+      const payloadOf = (event: string) => `#/webhooks/${event}/post/requestBody/content/application~1json/schema`;
+      const envelope = (type: string, payload: object) => ({ id: 'evt_1', type, timestamp: '2025-03-12T14:03:27Z', payload });
+      const verification = { account_id: 'acc_1', status: 'completed' };
+      assert.notDeepEqual(validator.validateAt(payloadOf('account.number_verification.processed'), envelope('account.number_verification.processed', verification)), []);
+      assert.deepEqual(validator.validateAt(payloadOf('account.number_verification.processed'), envelope('account.number_verification.processed', { enrollment_id: 'enr_1', ...verification })), []);
+      assert.notDeepEqual(validator.validateAt(payloadOf('transactions.processed'), envelope('transactions.processed', { transactions: [] })), []);
+      assert.deepEqual(validator.validateAt(payloadOf('transactions.processed'), envelope('transactions.processed', { enrollment_id: 'enr_1', transactions: [] })), []);
+      const disconnected = (reason: unknown) =>
+        validator.validateAt(payloadOf('enrollment.disconnected'), envelope('enrollment.disconnected', { enrollment_id: 'enr_1', reason }));
+      for (const reason of ['disconnected', 'disconnected.account_locked']) assert.deepEqual(disconnected(reason), [], reason);
+      for (const reason of [null, 'account_locked']) assert.notDeepEqual(disconnected(reason), [], String(reason));
     });
 
     test('every operation documents Service-Version on every response and accepts it on the request', () => {
@@ -100,9 +117,21 @@ for (const version of versions) {
       }
     });
 
+    test('payments and payees answer with one schema, a oneOf of the resource and the MFA challenge', () => {
+      const schemaOf = (path: string, status: string) => {
+        const response = responseOf(doc, operation(doc, 'post', path)!, status);
+        return (response.content as Record<string, JsonObject>)['application/json']!.schema as JsonObject;
+      };
+      const payments = '/accounts/{account_id}/payments';
+      assert.deepEqual(schemaOf(payments, '200'), schemaOf(payments, '202'));
+      const branches = (schema: JsonObject) => (deref(doc, schema).oneOf as JsonObject[]).map((branch) => deref(doc, branch).title);
+      assert.deepEqual(branches(schemaOf(payments, '202')), ['Payment', 'MfaChallenge']);
+      assert.deepEqual(branches(schemaOf('/accounts/{account_id}/payees', '200')), ['Payee', 'MfaChallenge']);
+    });
+
     test('authenticated operations document 400, 401, 403, 429 and 502 with the error schema', () => {
       for (const { path, method, operation: op } of listOperations(doc)) {
-        if (path === '/institutions') continue;
+        if (path === '/institutions' || path === '/') continue;
         for (const status of ['400', '401', '403', '429', '502']) {
           const response = responseOf(doc, op, status);
           assert.ok(response?.content, `${method} ${path} lacks ${status}`);

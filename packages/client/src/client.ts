@@ -35,6 +35,7 @@ import {
   type CreatePayeeRequest,
   type CreatePaymentRequest,
   type CurrentVersion,
+  type Entrypoint,
   type Institution,
   type Paths,
   type Payment,
@@ -143,6 +144,8 @@ export type AggregationClient<V extends Version = CurrentVersion> = {
   institutions: {
     list(options?: CallOptions): Promise<Institution<V>[]>;
   };
+  /** `GET /`: links to the top-level collections (`accounts`, `institutions`); needs no token. */
+  entrypoint(options?: CallOptions): Promise<Entrypoint<V>>;
 };
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'OPTIONS';
@@ -329,6 +332,8 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
     institutions: {
       list: async (call) => read('GET', '/institutions', {}, call),
     },
+
+    entrypoint: async (call) => read('GET', '/', {}, call),
   };
   return client;
 }

@@ -81,6 +81,7 @@ export type {
   CreatePayeeRequest,
   CreatePaymentRequest,
   CurrentVersion,
+  Entrypoint,
   ErrorBody,
   Institution,
   MfaChallenge,

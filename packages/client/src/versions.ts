@@ -41,6 +41,7 @@ export type Payee<V extends Version = CurrentVersion> = Schemas<V>['Payee'];
 export type Payment<V extends Version = CurrentVersion> = Schemas<V>['Payment'];
 export type PaymentSchemes<V extends Version = CurrentVersion> = Schemas<V>['PaymentSchemes'];
 export type Institution<V extends Version = CurrentVersion> = Schemas<V>['Institution'];
+export type Entrypoint<V extends Version = CurrentVersion> = Schemas<V>['Entrypoint'];
 export type MfaChallenge<V extends Version = CurrentVersion> = Schemas<V>['MfaChallenge'];
 export type CreatePayeeRequest<V extends Version = CurrentVersion> = Schemas<V>['CreatePayeeRequest'];
 export type CreatePaymentRequest<V extends Version = CurrentVersion> = Schemas<V>['CreatePaymentRequest'];

@@ -136,6 +136,12 @@ describe('against the Prism mock of 2020-10-12', { skip }, () => {
       assert.ok(institutions.some((i) => i.products.includes('transactions')));
     });
 
+    it('getEntrypoint', async () => {
+      const { links } = await client.entrypoint();
+      assert.match(links.accounts, /\/accounts$/);
+      assert.match(links.institutions, /\/institutions$/);
+    });
+
     it('the raw client', async () => {
       const { data, response } = await client.raw.GET('/accounts/{account_id}/transactions/{transaction_id}', {
         params: { path: { account_id: 'acc_7Tq2Xw9Lk4Zp1Mv8', transaction_id: 'txn_4Yw8Kd2Nq6Rb9Tc1' } },

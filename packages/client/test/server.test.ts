@@ -98,6 +98,14 @@ describe('against the server in-process', { skip }, () => {
       assert.ok(institutions.some((i) => i.id === 'chase' && i.products.includes('payments')));
     });
 
+    it('getEntrypoint, and its links lead to the collections', async () => {
+      const { links } = await client.entrypoint();
+      assert.deepEqual(links, { accounts: `${baseUrl}/accounts`, institutions: `${baseUrl}/institutions` });
+      assert.equal(getResponseInfo(await client.entrypoint())?.version, '2020-10-12');
+      const followed = await client.raw.GET('/accounts', { baseUrl: links.accounts.slice(0, -'/accounts'.length) });
+      assert.equal(followed.response.status, 200);
+    });
+
     it('listAccounts and getAccount, with the enrollment status', async () => {
       const accounts = await client.accounts.list();
       assert.deepEqual(accounts.map((a) => a.subtype), ['checking', 'savings', 'credit_card']);
@@ -399,6 +407,35 @@ describe('against the server in-process', { skip }, () => {
       const { data: application } = await authed.GET('/sandbox/application');
       assert.equal(application?.id, created.application.id);
       assert.throws(() => createSandboxClient({ baseUrl, token: enrollment.access_token, applicationKey: created.key }), /not both/);
+    });
+  });
+
+  describe('failures on purpose (timeout.first_transactions, rate_limited.<n>, institution.down)', () => {
+    // The sandbox's failure users against the client's default retries: Retry-After is honoured (1 s here).
+    const retrying = (token: string, retried: number[]) =>
+      createClient({ token, baseUrl, fetch, retry: { onRetry: (info) => retried.push(info.response?.status ?? 0) } });
+
+    it('a first transactions request that times out is retried and served', async () => {
+      const { access_token, accounts } = await enroll('timeout.first_transactions');
+      const retried: number[] = [];
+      const page = await retrying(access_token, retried).transactions.list((accounts[0] as Account).id, { count: 5 });
+      assert.equal(page.length, 5);
+      assert.deepEqual(retried, [504]);
+    });
+
+    it('rate-limited requests are retried after Retry-After', async () => {
+      const { access_token } = await enroll('rate_limited.1');
+      const retried: number[] = [];
+      assert.equal((await retrying(access_token, retried).accounts.list()).length, 3);
+      assert.deepEqual(retried, [429]);
+    });
+
+    it('an institution that stays down ends in ApiError 502 bad_gateway', async () => {
+      const { access_token, accounts } = await enroll('institution.down');
+      const error = await clientFor(access_token).accounts.balances((accounts[0] as Account).id).catch((e: unknown) => e);
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.status, 502);
+      assert.equal(error.code, 'bad_gateway');
     });
   });
 

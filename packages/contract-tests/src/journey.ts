@@ -62,6 +62,10 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
     return steps;
   }
 
+  const entrypoint = await steps.ok(`${v} getEntrypoint`, () => client.entrypoint());
+  steps.expect(`${v} getEntrypoint`, entrypoint?.links.accounts.endsWith('/accounts') === true, `links ${JSON.stringify(entrypoint?.links)}`);
+  // The entrypoint needs no token: an unknown one is not even looked at.
+  await steps.ok(`${v} getEntrypoint with an unknown token`, () => ctx.api('test_token_unknown0000000000').entrypoint());
   await steps.ok(`${v} listInstitutions`, () => client.institutions.list());
   const accounts = await steps.ok(`${v} listAccounts`, () => client.accounts.list());
   steps.expect(`${v} listAccounts`, accounts?.length === main.accounts.length, `${accounts?.length} accounts, enrolled ${main.accounts.length}`);
@@ -202,6 +206,26 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
     sandboxCall(sandbox.POST('/sandbox/enrollment/disconnect', { body: { reason: 'credentials_changed' } }), 200),
   );
   await steps.fails(`${v} listTransactions disconnected`, () => client.transactions.list(checking.id, {}), 404, 'enrollment.disconnected');
+
+  // The documented failures, provoked on purpose by their sandbox users.
+  const slow = await enroll(steps, anonymous, 'timeout.first_transactions');
+  const slowAccount = slow?.accounts[0];
+  if (slow && slowAccount) {
+    const slowClient = ctx.api(slow.token);
+    await steps.fails(`${v} listTransactions timing out`, () => slowClient.transactions.list(slowAccount.id, { count: 5 }), 504, 'gateway_timeout');
+    await steps.ok(`${v} listTransactions retried`, () => slowClient.transactions.list(slowAccount.id, { count: 5 }));
+  }
+  const down = await enroll(steps, anonymous, 'institution.down');
+  const downAccount = down?.accounts[0];
+  if (down && downAccount) {
+    await steps.fails(`${v} getAccountBalances institution down`, () => ctx.api(down.token).accounts.balances(downAccount.id), 502, 'bad_gateway');
+  }
+  const limited = await enroll(steps, anonymous, 'rate_limited.1');
+  if (limited) {
+    const limitedClient = ctx.api(limited.token);
+    await steps.fails(`${v} listAccounts rate limited`, () => limitedClient.accounts.list(), 429, 'rate_limited');
+    await steps.ok(`${v} listAccounts after the limit`, () => limitedClient.accounts.list());
+  }
 
   // Removing access, last: one account, then the whole enrollment (whose token then stops working).
   const removing = await enroll(steps, anonymous, 'username');

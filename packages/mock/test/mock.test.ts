@@ -78,7 +78,8 @@ for (const version of versions) {
             reached++;
           }
         }
-        if (path !== '/institutions') assert.ok(reached >= 5, `only ${reached} error examples reached`);
+        // The public operations (the entrypoint, the institutions) have no account or token to fail on.
+        if (path !== '/institutions' && path !== '/') assert.ok(reached >= 5, `only ${reached} error examples reached`);
       });
     }
 

@@ -24,6 +24,7 @@ import { newRequestId, REQUEST_ID_HEADER } from './http/request-id.ts';
 import { RequestLog, requestLogScope } from './http/request-log.ts';
 import { router } from './http/router.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
+import { entrypointRoutes } from './http/routes/entrypoint.ts';
 import { institutionRoutes } from './http/routes/institutions.ts';
 import { paymentRoutes } from './http/routes/payments.ts';
 import { LOGS_PATH, sandboxRoutes } from './http/routes/sandbox.ts';
@@ -266,6 +267,7 @@ export function createApp(options: AppOptions = {}): App {
   const readCache =
     options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const r = router(app, runtime, validators, readCache);
+  entrypointRoutes(r, runtime);
   institutionRoutes(r, runtime);
   accountRoutes(r, runtime);
   transactionRoutes(r, runtime);

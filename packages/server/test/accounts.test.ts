@@ -36,11 +36,12 @@ describe('accounts', () => {
     }
   });
 
-  test('links show capabilities: payments only on checking', () => {
+  test('links show capabilities: payments only on checking, details not on cards', () => {
     assert.ok(checking.links.payments);
     assert.equal(card.links.payments, undefined);
     assert.equal(accounts[1].links.payments, undefined);
-    for (const account of accounts) assert.ok(account.links.self && account.links.details && account.links.balances && account.links.transactions);
+    for (const account of accounts) assert.ok(account.links.self && account.links.balances && account.links.transactions);
+    assert.deepEqual(accounts.map((account) => 'details' in account.links), [true, true, false]);
   });
 
   for (const version of VERSIONS) {
@@ -92,9 +93,17 @@ describe('accounts', () => {
     const balances = await t.call('GET', `/accounts/${card.id}/balances`, { token });
     assert.ok(Number(balances.body.ledger) >= 0);
     assert.ok(Number(balances.body.available) > 0);
-    const details = await t.call('GET', `/accounts/${card.id}/details`, { token });
-    assert.deepEqual(details.body.routing_numbers, { ach: null, wire: null });
   });
+
+  for (const version of VERSIONS) {
+    test(`${version}: a credit card has no details link, and its details answer 404 not_found`, async () => {
+      const one = await t.call('GET', `/accounts/${card.id}`, { token, version });
+      assert.equal(one.body.links.details, undefined);
+      const details = await t.call('GET', `/accounts/${card.id}/details`, { token, version });
+      assert.equal(details.status, 404);
+      assert.equal(details.body.error.code, 'not_found');
+    });
+  }
 
   test('GET /institutions needs no token and lists products', async () => {
     const reply = await t.call('GET', '/institutions');
@@ -105,6 +114,20 @@ describe('accounts', () => {
     for (const institution of reply.body) assert.match(institution.id, /^[a-z0-9]+(_[a-z0-9]+)*$/);
     assert.equal((await t.call('GET', '/institutions', { version: '2019-07-01' })).status, 200);
   });
+
+  for (const version of VERSIONS) {
+    test(`${version}: GET / links to accounts and institutions, with or without a token`, async () => {
+      const links = { accounts: 'http://localhost/accounts', institutions: 'http://localhost/institutions' };
+      for (const options of [{}, { token }, { headers: { authorization: token } }, { token: 'test_token_unknown' }]) {
+        const reply = await t.call('GET', '/', { version, ...options });
+        assert.equal(reply.status, 200, reply.text);
+        assert.deepEqual(reply.body, { links });
+        assert.equal(reply.headers.get('service-version'), version);
+      }
+      const followed = await t.call('GET', new URL(links.accounts).pathname, { token, version });
+      assert.equal(followed.status, 200);
+    });
+  }
 });
 
 describe('authentication', () => {
@@ -127,12 +150,15 @@ describe('authentication', () => {
     assert.equal(reply.body.error.code, 'forbidden');
   });
 
-  test('the raw token in Authorization works in 2019-07-01 only', async () => {
+  test('the raw token as the whole Authorization value works in every version', async () => {
     const { token } = await t.enroll();
     const old = await t.call('GET', '/accounts', { version: '2019-07-01', headers: { authorization: token } });
     assert.equal(old.status, 200);
     const current = await t.call('GET', '/accounts', { headers: { authorization: token } });
-    assert.equal(current.status, 401);
+    assert.equal(current.status, 200);
+    assert.deepEqual(current.body, (await t.call('GET', '/accounts', { token })).body);
+    const other = await t.call('GET', '/accounts', { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(other.status, 401);
   });
 
   test('a token never reaches another enrollment\'s accounts', async () => {

@@ -105,13 +105,14 @@ describe('sandbox lifecycle', () => {
   });
 
   test('refresh adds pending transactions and sends transactions.processed with them', async () => {
-    const { token, accounts } = await t.enroll();
+    const { token, accounts, enrollmentId } = await t.enroll();
     const reply = await t.call('POST', '/sandbox/enrollment/refresh', { token });
     assert.equal(reply.status, 200);
     assert.ok(reply.body.new_transactions > 0);
     const ids = new Set(accounts.map((a: any) => a.id));
     const [received] = await hook.waitFor(1, (event) => event.type === 'transactions.processed' && event.payload.transactions.some((txn: any) => ids.has(txn.account_id)));
     assert.equal(received!.event.payload.transactions.length, reply.body.new_transactions);
+    assert.equal(received!.event.payload.enrollment_id, enrollmentId);
     for (const txn of received!.event.payload.transactions) {
       assert.equal(txn.status, 'pending');
       assert.equal(txn.details.processing_status, 'pending');
@@ -121,7 +122,7 @@ describe('sandbox lifecycle', () => {
   });
 
   test('microdeposit: Success verifies once its transactions are fetched', async () => {
-    const { token, accounts } = await t.enroll('verify.microdeposit');
+    const { token, accounts, enrollmentId } = await t.enroll('verify.microdeposit');
     assert.deepEqual(accounts.map((a: any) => a.name), ['Success', 'Failure']);
     const success = accounts[0];
     for (const version of VERSIONS) {
@@ -138,10 +139,11 @@ describe('sandbox lifecycle', () => {
     assert.match(details.body.account_number, /^\d+$/);
     const [received] = await hook.waitFor(1, (event) => event.type === 'account.number_verification.processed' && event.payload.account_id === success.id);
     assert.equal(received!.event.payload.status, 'completed');
+    assert.equal(received!.event.payload.enrollment_id, enrollmentId);
   });
 
   test('microdeposit: Failure stays pending, then expires after 7 days', async () => {
-    const { token, accounts } = await t.enroll('verify.microdeposit');
+    const { token, accounts, enrollmentId } = await t.enroll('verify.microdeposit');
     const failure = accounts[1];
     await t.call('GET', `/accounts/${failure.id}/transactions`, { token });
     await t.call('POST', '/sandbox/clock/advance', { token, json: { days: 6 } });
@@ -156,6 +158,7 @@ describe('sandbox lifecycle', () => {
     }
     const [received] = await hook.waitFor(1, (event) => event.type === 'account.number_verification.processed' && event.payload.account_id === failure.id);
     assert.equal(received!.event.payload.status, 'expired');
+    assert.equal(received!.event.payload.enrollment_id, enrollmentId);
   });
 
   for (const username of ['disconnected', 'disconnected.credentials_changed']) {
@@ -179,7 +182,7 @@ describe('sandbox lifecycle', () => {
         assert.equal((await t.call('GET', '/accounts', { token, version })).status, 200);
       }
       const [received] = await hook.waitFor(1, ofEnrollment(enrollmentId, 'enrollment.disconnected'));
-      assert.deepEqual(received!.event.payload, { enrollment_id: enrollmentId, reason });
+      assert.deepEqual(received!.event.payload, { enrollment_id: enrollmentId, reason: status });
       const refresh = await t.call('POST', '/sandbox/enrollment/refresh', { token });
       assert.equal(refresh.status, 404);
       assert.equal(refresh.body.error.code, code);
@@ -193,7 +196,8 @@ describe('sandbox lifecycle', () => {
     assert.equal(reply.body.status, 'disconnected.account_locked');
     const balances = await t.call('GET', `/accounts/${accounts[0].id}/balances`, { token });
     assert.equal(balances.body.error.code, 'enrollment.disconnected.account_locked');
-    await hook.waitFor(1, ofEnrollment(enrollmentId, 'enrollment.disconnected'));
+    const [received] = await hook.waitFor(1, ofEnrollment(enrollmentId, 'enrollment.disconnected'));
+    assert.equal(received!.event.payload.reason, 'disconnected.account_locked');
     const again = await t.call('POST', '/sandbox/enrollment/disconnect', { token, json: {} });
     assert.equal(again.body.status, 'disconnected');
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -295,5 +299,67 @@ describe('sandbox control API rules', () => {
     assert.equal(reply.status, 404);
     assert.equal(reply.body.error.code, 'not_found');
     await off.close();
+  });
+});
+
+describe('failures on purpose', () => {
+  let t: TestApp;
+  before(() => {
+    t = testApp();
+  });
+  after(() => t.close());
+
+  for (const version of VERSIONS) {
+    test(`${version}: timeout.first_transactions: the first transactions request answers 504 once, the retry is served`, async () => {
+      const { token, accounts } = await t.enroll('timeout.first_transactions');
+      const path = `/accounts/${accounts[0].id}/transactions`;
+      const first = await t.call('GET', path, { token, version });
+      assert.equal(first.status, 504);
+      assert.equal(first.body.error.code, 'gateway_timeout');
+      assert.equal(first.headers.get('retry-after'), '1');
+      const retry = await t.call('GET', path, { token, version });
+      assert.equal(retry.status, 200);
+      assert.ok(retry.body.length > 0);
+      assert.equal((await t.call('GET', `/accounts/${accounts[1].id}/transactions`, { token, version })).status, 200);
+    });
+  }
+
+  test('institution.down: every request that needs the institution answers 502 bad_gateway', async () => {
+    const { token, accounts } = await t.enroll('institution.down');
+    const checking = accounts[0].id;
+    for (const version of VERSIONS) {
+      for (const sub of ['details', 'balances', 'transactions', 'transactions/txn_x']) {
+        const reply = await t.call('GET', `/accounts/${checking}/${sub}`, { token, version });
+        assert.equal(reply.status, 502, sub);
+        assert.equal(reply.body.error.code, 'bad_gateway');
+      }
+      assert.equal((await t.call('GET', '/accounts', { token, version })).status, 200);
+      assert.equal((await t.call('GET', `/accounts/${checking}`, { token, version })).status, 200);
+    }
+    const payee = await t.call('POST', `/accounts/${checking}/payees`, { token, json: { scheme: 'zelle', address: 'a@example.com', name: 'A', type: 'person' } });
+    assert.equal(payee.status, 502);
+    const payment = await t.call('POST', `/accounts/${checking}/payments`, {
+      token,
+      json: { amount: '5', memo: 'x', payee: { scheme: 'zelle', address: 'a@example.com', name: 'A', type: 'person' } },
+    });
+    assert.equal(payment.status, 502);
+    assert.equal((await t.call('GET', `/accounts/${checking}/payments`, { token })).body.length, 0);
+  });
+
+  test('rate_limited.<n>: the token\'s first n requests answer 429 with Retry-After, then requests are served', async () => {
+    const { token } = await t.enroll('rate_limited.2');
+    assert.equal((await t.call('GET', '/sandbox/clock', { token })).status, 200, 'the control API is not limited');
+    for (let i = 0; i < 2; i++) {
+      const limited = await t.call('GET', '/accounts', { token });
+      assert.equal(limited.status, 429);
+      assert.equal(limited.body.error.code, 'rate_limited');
+      assert.equal(limited.headers.get('retry-after'), '1');
+    }
+    assert.equal((await t.call('GET', '/accounts', { token })).status, 200);
+    assert.equal((await t.call('GET', '/accounts', { token })).status, 200);
+    for (const username of ['rate_limited.0', 'rate_limited.101', 'rate_limited.x']) {
+      const refused = await t.call('POST', '/sandbox/enrollments', { json: { username, password: 'password' } });
+      assert.equal(refused.status, 401, username);
+    }
   });
 });

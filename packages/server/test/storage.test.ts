@@ -35,6 +35,8 @@ const enrollment = (id: string) => ({
   simulated_through: '2024-01-01',
   next_due_at: null,
   refresh_count: 0,
+  rate_limited_requests: 0,
+  transactions_timeouts: 0,
 });
 
 const account = (id: string, enrollmentId: string) => ({

@@ -42,6 +42,26 @@ describe('transactions', () => {
     assert.ok(all.every((txn) => txn.account_id === accounts[0].id));
   });
 
+  test('histories hold card refunds (credit), card bill payments (payment) and fees', async () => {
+    const card = accounts.find((a) => a.subtype === 'credit_card');
+    const cardList = (await t.call('GET', `/accounts/${card.id}/transactions`, { token })).body;
+    const refunds = cardList.filter((txn: any) => txn.type === 'credit');
+    assert.ok(refunds.length > 0, 'a refund on the card');
+    assert.ok(refunds.every((txn: any) => cents(txn.amount) < 0 && txn.description.startsWith('REFUND ')));
+    const payments = cardList.filter((txn: any) => txn.type === 'payment');
+    assert.ok(payments.length > 0, 'a card bill payment');
+    assert.ok(payments.every((txn: any) => cents(txn.amount) < 0));
+    const fees = all.filter((txn) => txn.type === 'fee');
+    assert.ok(fees.length > 0, 'a fee on checking');
+    assert.ok(fees.every((txn) => cents(txn.amount) < 0));
+    // Deterministic: a second enrollment of the same user has the same ones.
+    const again = await t.enroll();
+    const againCard = again.accounts.find((a: any) => a.subtype === 'credit_card');
+    const againList = (await t.call('GET', `/accounts/${againCard.id}/transactions`, { token: again.token })).body;
+    const shape = (txn: any) => [txn.date, txn.amount, txn.type, txn.description];
+    assert.deepEqual(againList.filter((txn: any) => txn.type === 'credit').map(shape), refunds.map(shape));
+  });
+
   test('running balances agree with the ledger', async () => {
     const posted = all.filter((txn) => txn.status === 'posted');
     for (let i = 0; i < posted.length - 1; i++) {
@@ -134,6 +154,17 @@ describe('transactions', () => {
     const card = accounts.find((a) => a.subtype === 'credit_card');
     const list = (await t.call('GET', `/accounts/${card.id}/transactions`, { token })).body;
     assert.ok(list.filter((txn: any) => txn.type === 'card_payment').every((txn: any) => cents(txn.amount) > 0));
+  });
+
+  test('posted card transactions have no running balance', async () => {
+    const card = accounts.find((a) => a.subtype === 'credit_card');
+    await t.call('POST', '/sandbox/clock/advance', { token, json: { days: 4 } });
+    const list = (await t.call('GET', `/accounts/${card.id}/transactions`, { token })).body;
+    const posted = list.filter((txn: any) => txn.status === 'posted');
+    assert.ok(posted.length > 30);
+    for (const txn of posted) assert.equal(txn.running_balance, null, txn.id);
+    const checking = (await t.call('GET', `/accounts/${accounts[0].id}/transactions?count=5`, { token })).body;
+    assert.ok(checking.some((txn: any) => txn.status === 'posted' && txn.running_balance !== null));
   });
 });
 

@@ -102,10 +102,12 @@ for (const kind of kinds) {
         const [received] = await hook.waitFor(1, (event) => event.id === reply.body.id);
         assert.deepEqual(received!.event, reply.body);
       }
-      const given = await t.call('POST', '/sandbox/events', { token, json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: 'test' } } });
+      const given = await t.call('POST', '/sandbox/events', { token, json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: 'disconnected.test' } } });
       assert.equal(given.status, 202);
       const [received] = await hook.waitFor(1, (event) => event.id === given.body.id);
-      assert.equal(received!.event.payload.reason, 'test');
+      assert.equal(received!.event.payload.reason, 'disconnected.test');
+      const nullReason = await t.call('POST', '/sandbox/events', { token, json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: null } } });
+      assert.equal(nullReason.status, 422);
       // Firing changes no state.
       assert.equal((await t.call('POST', '/sandbox/enrollment/refresh', { token })).status, 200);
     });
@@ -218,10 +220,11 @@ describe('webhook version', () => {
     const t = testApp({ defaultVersion: '2019-07-01' });
     let secrets: string[] = [];
     const hook = await receiver(() => secrets, '2019-07-01');
-    const { token } = await t.enroll();
+    const { token, enrollmentId } = await t.enroll();
     secrets = (await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url } })).body.secrets.map((s: any) => s.secret);
     await t.call('POST', '/sandbox/enrollment/refresh', { token });
     const [received] = await hook.waitFor(1, (event) => event.type === 'transactions.processed');
+    assert.equal(received!.event.payload.enrollment_id, enrollmentId);
     for (const txn of received!.event.payload.transactions) {
       assert.equal(txn.status, undefined);
       assert.ok('counterparty' in txn);

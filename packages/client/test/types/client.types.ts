@@ -76,6 +76,11 @@ export async function payeesAndPayments() {
   payee.payee.name;
 }
 
+export async function entrypoint() {
+  const { links } = await client.entrypoint();
+  assert<Equal<typeof links, { accounts: string; institutions: string }>>();
+}
+
 export async function rawClient() {
   const { data, error } = await client.raw.GET('/accounts/{account_id}', { params: { path: { account_id: 'acc_1' } } });
   if (data) data.institution.name satisfies string;
@@ -90,6 +95,13 @@ export async function rawClient() {
     // @ts-expect-error missing required body field (memo)
     body: { amount: '1.00', payee: { scheme: 'zelle', address: 'a@example.com' } },
   });
+  // 200 and 202 share one schema: the payment or the MFA challenge, told apart by their fields.
+  const paid = await client.raw.POST('/accounts/{account_id}/payments', {
+    params: { path: { account_id: 'acc_1' } },
+    body: { amount: '1.00', memo: 'x', payee: { scheme: 'zelle', address: 'a@example.com' } },
+  });
+  if (paid.data && 'id' in paid.data) paid.data.reference satisfies string;
+  if (paid.data && 'connect_token' in paid.data) paid.data.connect_token satisfies string;
 }
 
 export async function olderVersion() {
@@ -129,12 +141,16 @@ export async function webhooks(rawBody: string, header: string) {
   switch (event.type) {
     case 'enrollment.disconnected':
       event.payload.enrollment_id satisfies string;
+      // The whole status string, never null.
+      assert<Equal<typeof event.payload.reason, string>>();
       break;
     case 'transactions.processed':
       event.payload.transactions[0]?.details satisfies object | undefined;
+      assert<Equal<typeof event.payload.enrollment_id, string>>();
       break;
     case 'account.number_verification.processed':
       event.payload.status satisfies 'completed' | 'expired';
+      assert<Equal<typeof event.payload.enrollment_id, string>>();
       break;
     case 'webhook.test':
       break;

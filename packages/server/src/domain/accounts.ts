@@ -4,6 +4,7 @@ import type { AccountRow, EnrollmentRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
 import { transact, type Deps } from './context.ts';
 import { accountClosed, ApiError, enrollmentDisconnected, notFound } from './errors.ts';
+import { checkInstitutionUp } from './sandbox-failures.ts';
 
 export interface AccountAccess {
   /** The request needs the institution (details, balances, transactions, payments). */
@@ -22,6 +23,7 @@ export async function accountFor(deps: Deps, enrollment: EnrollmentRow, id: stri
   if (!account || account.removed_at !== null) throw notFound(`No account ${id} is accessible with this access token.`);
   if (account.status === 'closed' && !access.allowClosed) throw accountClosed(account.closed_reason);
   if (access.bank && enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
+  if (access.bank) checkInstitutionUp(enrollment);
   return account;
 }
 
@@ -32,8 +34,9 @@ export async function removeAccount(deps: Deps, enrollment: EnrollmentRow, accou
   });
 }
 
-/** Account details, once the account number is verified. */
+/** Account details, once the account number is verified. Credit cards have none. */
 export function detailsOf(account: AccountRow): AccountRow {
+  if (account.type === 'credit') throw notFound('Credit card accounts have no account details (their links have no details).');
   if (account.verification === 'pending') {
     throw new ApiError(
       404,

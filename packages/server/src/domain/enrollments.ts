@@ -71,6 +71,8 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     simulated_through: today,
     next_due_at: null,
     refresh_count: 0,
+    rate_limited_requests: scenario.rateLimitedRequests,
+    transactions_timeouts: scenario.transactionsTimeouts,
   };
 
   const rows = scenario.accounts.map((plan, position) => accountRow(enrollment, plan, position, bank.id, now));

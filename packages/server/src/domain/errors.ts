@@ -38,6 +38,11 @@ export const notFound = (message: string, code = 'not_found') => new ApiError(40
 export const unprocessable = (params: ErrorParams, message = 'The request has invalid fields.') =>
   new ApiError(422, 'unprocessable_entity', message, params);
 
+export const rateLimited = (retryAfterSeconds: number) =>
+  new ApiError(429, 'rate_limited', `Too many requests; retry in ${retryAfterSeconds} s.`, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  });
+
 export function accountClosed(reason: string | null): ApiError {
   return new ApiError(
     410,

@@ -48,7 +48,10 @@ export async function runLifecycle(
     if (result.created && result.created.length > 0) {
       await emit({
         type: 'transactions.processed',
-        payload: { transactions: result.created.map((row) => presentTransaction(deps.publicUrl, row)) },
+        payload: {
+          enrollment_id: enrollment.id,
+          transactions: result.created.map((row) => presentTransaction(deps.publicUrl, row)),
+        },
         enrollmentId: enrollment.id,
         applicationId: enrollment.application_id,
         at: now,
@@ -69,7 +72,7 @@ export async function runLifecycle(
         await tx.accounts.update(account.id, { verification: 'expired' });
         await emit({
           type: 'account.number_verification.processed',
-          payload: { account_id: account.id, status: 'expired' },
+          payload: { enrollment_id: enrollment.id, account_id: account.id, status: 'expired' },
           enrollmentId: enrollment.id,
           applicationId: enrollment.application_id,
           at: now,
@@ -117,7 +120,7 @@ export async function disconnect(tx: Repos, emit: Emit, enrollment: EnrollmentRo
   });
   await emit({
     type: 'enrollment.disconnected',
-    payload: { enrollment_id: enrollment.id, reason },
+    payload: { enrollment_id: enrollment.id, reason: disconnectedStatus(reason) },
     enrollmentId: enrollment.id,
     applicationId: enrollment.application_id,
     at: now,
@@ -127,5 +130,10 @@ export async function disconnect(tx: Repos, emit: Emit, enrollment: EnrollmentRo
 /** Header value and first tokens of the error code: `healthy`, `disconnected[.<reason>]`. */
 export function enrollmentStatus(enrollment: Pick<EnrollmentRow, 'status' | 'status_reason'>): string {
   if (enrollment.status === 'healthy') return 'healthy';
-  return enrollment.status_reason ? `disconnected.${enrollment.status_reason}` : 'disconnected';
+  return disconnectedStatus(enrollment.status_reason);
+}
+
+/** The whole status string of a disconnection: `disconnected`, or `disconnected.<reason>`. */
+export function disconnectedStatus(reason: string | null): string {
+  return reason ? `disconnected.${reason}` : 'disconnected';
 }

@@ -27,10 +27,10 @@ export function presentAccount(base: string, row: AccountRow, institutionId: str
     type: row.type,
     subtype: row.subtype as Account['subtype'],
     status: row.status,
-    // A closed account keeps only its self link: none of its capabilities can be used.
+    // A closed account keeps only its self link: none of its capabilities can be used. Cards have no details.
     links: row.status === 'closed' ? { self } : {
       self,
-      details: `${self}/details`,
+      ...(row.type === 'credit' ? {} : { details: `${self}/details` }),
       balances: `${self}/balances`,
       transactions: `${self}/transactions`,
       ...(row.payments_supported ? { payments: `${self}/payments` } : {}),

@@ -57,7 +57,7 @@ export async function noteTransactionsFetched(deps: Deps, enrollment: Enrollment
     await tx.accounts.update(account.id, { verification: 'verified', verification_expires_at: null });
     await emit({
       type: 'account.number_verification.processed',
-      payload: { account_id: account.id, status: 'completed' },
+      payload: { enrollment_id: enrollment.id, account_id: account.id, status: 'completed' },
       enrollmentId: enrollment.id,
       applicationId: enrollment.application_id,
       at: enrollmentNow(deps.now, enrollment),

@@ -6,6 +6,7 @@ import { transact, type Deps } from './context.ts';
 import { ApiError, notFound } from './errors.ts';
 import { queueDelivery, type EventPayloads, type EventType, type NewEvent } from './events.ts';
 import { newId, newWebhookSecret } from './ids.ts';
+import { disconnectedStatus } from './lifecycle.ts';
 import { presentTransaction } from './present.ts';
 
 /** Secrets that still sign at `now` (real time): the current one first, then by expiry. */
@@ -127,11 +128,11 @@ async function buildPayload(deps: Deps, enrollment: EnrollmentRow, type: EventTy
     case 'webhook.test':
       return {};
     case 'enrollment.disconnected':
-      return { enrollment_id: enrollment.id, reason: enrollment.status_reason };
+      return { enrollment_id: enrollment.id, reason: disconnectedStatus(enrollment.status_reason) };
     case 'account.number_verification.processed': {
       const [first] = await deps.store.accounts.listByEnrollment(enrollment.id);
       if (!first) throw notFound('The enrollment has no account to name in the event.');
-      return { account_id: first.id, status: 'completed' as const };
+      return { enrollment_id: enrollment.id, account_id: first.id, status: 'completed' as const };
     }
     case 'transactions.processed': {
       const transactions = [];
@@ -139,7 +140,7 @@ async function buildPayload(deps: Deps, enrollment: EnrollmentRow, type: EventTy
         const rows = await deps.store.transactions.page(account.id, { limit: 5 });
         transactions.push(...rows.map((row) => presentTransaction(deps.publicUrl, row)));
       }
-      return { transactions };
+      return { enrollment_id: enrollment.id, transactions };
     }
   }
 }

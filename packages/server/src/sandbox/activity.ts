@@ -199,7 +199,7 @@ export function dayActivity(
         key: 'credit_card',
         amount: -owed,
         description: 'AUTOMATIC PAYMENT - THANK YOU',
-        type: 'transfer',
+        type: 'payment',
         category: null,
         counterparty: null,
         card: null,
@@ -236,6 +236,8 @@ export function dayActivity(
     }
   }
 
+  out.push(...cardRefunds(username, dayIndex, accounts), ...atmFees(username, dayIndex, out));
+
   if (accounts.has('history') && historyPerDay > 0) {
     let spent = 0;
     for (let i = 0; i < historyPerDay - 1; i++) {
@@ -256,6 +258,42 @@ export function dayActivity(
     });
   }
   return out;
+}
+
+// Refunds and fees draw from their own seeds, so adding them left the rest of every history as it was.
+
+/** Now and then a merchant refunds a card purchase: a `credit` that lowers what is owed. */
+function cardRefunds(username: string, dayIndex: number, accounts: ReadonlySet<AccountKey>): Activity[] {
+  const rng = seeded(`${username}/refund/${dayIndex}`);
+  if (!accounts.has('credit_card') || !rng.chance(0.05)) return [];
+  const merchant = rng.pick(merchants);
+  return [
+    {
+      key: 'credit_card',
+      amount: -rng.int(merchant.min, merchant.max),
+      description: `REFUND ${merchant.description.replace(' #', '').replace('#', '')}`,
+      type: 'credit',
+      category: merchant.category,
+      counterparty: { name: merchant.name, type: 'organization' },
+      card: null,
+    },
+  ];
+}
+
+/** Half of the day's ATM withdrawals are at another bank's machine, which charges a `fee`. */
+function atmFees(username: string, dayIndex: number, activities: readonly Activity[]): Activity[] {
+  const rng = seeded(`${username}/atm-fee/${dayIndex}`);
+  return activities
+    .filter((activity) => activity.type === 'atm' && rng.chance(0.5))
+    .map((withdrawal) => ({
+      key: withdrawal.key,
+      amount: -300,
+      description: 'NON-NETWORK ATM FEE',
+      type: 'fee',
+      category: 'service',
+      counterparty: null,
+      card: null,
+    }));
 }
 
 /** Extra card activity found by an explicit refresh on a day already simulated. */

@@ -42,6 +42,9 @@ interface AccountState {
   touched: boolean;
 }
 
+/** Institutions report no running balance for cards. */
+const runningBalance = (state: AccountState): number | null => (state.row.type === 'credit' ? null : state.ledger);
+
 /** Days between two YYYY-MM-DD dates. */
 export const daysBetween = (from: string, to: string): number => Math.round((startOfDay(to) - startOfDay(from)) / DAY_MS);
 
@@ -161,7 +164,7 @@ export class Simulation {
           date: day,
           amount_cents: amount,
           status: 'posted',
-          running_balance_cents: state.ledger,
+          running_balance_cents: runningBalance(state),
           post_date: null,
           post_amount_cents: null,
           post_replaces: false,
@@ -224,7 +227,7 @@ export class Simulation {
         state.pending.push(row);
       } else {
         state.ledger += activity.amount;
-        row.running_balance_cents = state.ledger;
+        row.running_balance_cents = runningBalance(state);
       }
       rows.push(row);
     }

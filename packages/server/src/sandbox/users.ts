@@ -22,12 +22,19 @@ export interface Scenario {
   defaultInstitution: string;
   /** Number of transactions of the `history` account (the large-history user). */
   historySize: number | null;
+  /** Requests with the token that answer 429 before one is served (`rate_limited.<n>`). */
+  rateLimitedRequests: number;
+  /** Transactions requests that answer 504 before one is served (`timeout.first_transactions`). */
+  transactionsTimeouts: number;
+  /** Every request that needs the institution answers 502 (`institution.down`). */
+  institutionDown: boolean;
 }
 
 export const SANDBOX_PASSWORD = 'password';
 /** The largest history the sandbox can make, and the largest it makes unless configured otherwise. */
 export const MAX_HISTORY = 1_000_000;
 export const DEFAULT_MAX_HISTORY = 100_000;
+export const MAX_RATE_LIMITED = 100;
 
 const REASON = /^[a-z0-9_]+(\.[a-z0-9_]+)*$/;
 
@@ -59,6 +66,9 @@ export function scenarioFor(username: string): Scenario | undefined {
     disconnectReason: null,
     defaultInstitution: DEFAULT_INSTITUTION,
     historySize: null,
+    rateLimitedRequests: 0,
+    transactionsTimeouts: 0,
+    institutionDown: false,
   };
   if (username === 'verify.microdeposit') {
     return {
@@ -86,6 +96,14 @@ export function scenarioFor(username: string): Scenario | undefined {
     if (size >= 1 && size <= MAX_HISTORY) {
       return { ...base, accounts: [plan('history', 'Everyday Checking', 'checking')], historySize: size };
     }
+  }
+  // The documented failures, on purpose: for testing an integration's retry and error paths.
+  if (username === 'timeout.first_transactions') return { ...base, transactionsTimeouts: 1 };
+  if (username === 'institution.down') return { ...base, institutionDown: true };
+  const limited = /^rate_limited\.(\d{1,3})$/.exec(username);
+  if (limited) {
+    const requests = Number(limited[1]);
+    if (requests >= 1 && requests <= MAX_RATE_LIMITED) return { ...base, rateLimitedRequests: requests };
   }
   return username === 'username' ? base : undefined;
 }

@@ -48,6 +48,10 @@ export interface EnrollmentRow {
   /** Enrollment-clock time when the lifecycle next has work to do; null when idle. */
   next_due_at: number | null;
   refresh_count: number;
+  /** Sandbox: requests still to answer 429 rate_limited (`rate_limited.<n>`). */
+  rate_limited_requests: number;
+  /** Sandbox: transactions requests still to answer 504 gateway_timeout (`timeout.first_transactions`). */
+  transactions_timeouts: number;
 }
 
 export type AccountType = 'depository' | 'credit';

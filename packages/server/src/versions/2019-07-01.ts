@@ -1,10 +1,11 @@
 // 2019-07-01: the shapes before 2020-10-12.
-import type { v20190701Components } from '../contract/types.ts';
+import type { components, v20190701Components } from '../contract/types.ts';
 import type { Account, AccountBalances, Transaction } from '../domain/present.ts';
 import type { VersionChange } from './change.ts';
 
 // The older shapes, from the 2019-07-01 description: a rewrite that produces anything else fails the type check.
 type Older = v20190701Components['schemas'];
+type Current = components['schemas'];
 
 function olderTransaction(transaction: Transaction): Older['Transaction'] {
   return {
@@ -55,8 +56,8 @@ export const change: VersionChange = {
     },
   },
   events: {
-    async 'transactions.processed'(payload: { transactions: Transaction[] }): Promise<Older['TransactionsProcessedPayload']> {
-      return { transactions: payload.transactions.map(olderTransaction) };
+    async 'transactions.processed'(payload: Current['TransactionsProcessedPayload']): Promise<Older['TransactionsProcessedPayload']> {
+      return { enrollment_id: payload.enrollment_id, transactions: payload.transactions.map(olderTransaction) };
     },
   },
   requests: {},

@@ -1,6 +1,6 @@
-// Authentication: the access token (HTTP Basic username; in 2019-07-01 also the raw
-// Authorization value) names the enrollment, and with it the application (whose default version
-// serves requests without Service-Version); live tokens also need the developer's TLS client
+// Authentication: the access token (HTTP Basic username, or the raw Authorization value of the
+// older description's form, in every version) names the enrollment, and with it the application
+// (whose default version serves requests without Service-Version); live tokens also need the
 // certificate. The enrollment is brought up to date before the handler reads it.
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
@@ -9,12 +9,10 @@ import { applicationById, versionOf } from '../../domain/applications.ts';
 import { findEnrollmentByToken, usableEnrollment } from '../../domain/enrollments.ts';
 import { isLiveToken } from '../../domain/ids.ts';
 import { syncEnrollment } from '../../domain/lifecycle.ts';
+import { applySandboxRateLimit } from '../../domain/sandbox-failures.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
 import { addressCaller, enrollmentCaller, limitRate } from './rate-limit.ts';
 import { useApplicationVersion } from './version.ts';
-
-/** Versions that accept the raw token as the whole Authorization value. */
-const RAW_TOKEN_VERSIONS = new Set(['2019-07-01']);
 
 export function tokenOf(c: AppContext): string | undefined {
   const header = c.req.header('authorization')?.trim();
@@ -25,7 +23,7 @@ export function tokenOf(c: AppContext): string | undefined {
     const user = decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : decoded;
     return user || undefined;
   }
-  if (RAW_TOKEN_VERSIONS.has(c.get('version')) && /^(test_)?token_[A-Za-z0-9]+$/.test(header)) return header;
+  if (/^(test_)?token_[A-Za-z0-9]+$/.test(header)) return header;
   return undefined;
 }
 
@@ -73,6 +71,8 @@ export function authenticate(runtime: Runtime, options: AuthOptions = {}): Middl
     const application = await applicationById(runtime.deps, enrollment.application_id);
     c.set('application', application);
     useApplicationVersion(c, versionOf(application, runtime.defaultVersion));
+    // The control API stays usable while the sandbox user is being rate limited.
+    if (!options.sandboxOnly) await applySandboxRateLimit(runtime.deps, enrollment);
     c.set('enrollment', await syncEnrollment(runtime.deps, enrollment, options.bank === true));
     await next();
   };

@@ -4,7 +4,7 @@
 // ignores (the Basic password, a junk header) gets no fresh bucket.
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
-import { ApiError } from '../../domain/errors.ts';
+import { rateLimited } from '../../domain/errors.ts';
 import type { EnrollmentRow } from '../../storage/store.ts';
 import type { AppEnv, Runtime } from '../env.ts';
 
@@ -51,11 +51,7 @@ export class TokenBuckets {
 /** Counts one request of `caller`; 429 when its bucket is dry. Does nothing without a limit. */
 export function limitRate(buckets: TokenBuckets | undefined, caller: string): void {
   const retryAfter = buckets?.take(caller);
-  if (retryAfter !== undefined) {
-    throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${retryAfter} s.`, undefined, {
-      'Retry-After': String(retryAfter),
-    });
-  }
+  if (retryAfter !== undefined) throw rateLimited(retryAfter);
 }
 
 /** For routes without authentication, and requests no route takes: counted by client address. */

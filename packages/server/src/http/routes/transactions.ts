@@ -1,6 +1,7 @@
 // Transactions: newest-first lists with keyset pagination (long ones streamed), and single reads.
 import { noteTransactionsFetched, openTransactionList, transactionOf } from '../../domain/transactions.ts';
 import { presentTransaction } from '../../domain/present.ts';
+import { applyTransactionsTimeout } from '../../domain/sandbox-failures.ts';
 import type { Runtime } from '../env.ts';
 import { apiJson, apiJsonStream } from '../respond.ts';
 import type { Router } from '../router.ts';
@@ -14,6 +15,7 @@ export function transactionRoutes(r: Router, runtime: Runtime): void {
 
   r.route('get', '/accounts/:account_id/transactions', { ...options, operationId: 'listTransactions' }, async (c) => {
     const account = await pathAccount(c, runtime, { bank: true });
+    await applyTransactionsTimeout(runtime.deps, c.get('enrollment'));
     const params = c.get('params');
     const rows = await openTransactionList(runtime.deps, account, {
       count: params.count as number | undefined,

@@ -163,6 +163,14 @@ export const migrations: Migration[] = [
     name: 'applications',
     sql: applicationsSchema('BIGINT'),
   },
+  {
+    version: 3,
+    name: 'sandbox failures on purpose',
+    sql: `
+      ALTER TABLE enrollments ADD COLUMN rate_limited_requests INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE enrollments ADD COLUMN transactions_timeouts INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Any constant shared by every server on the database: processes starting together queue on it. */

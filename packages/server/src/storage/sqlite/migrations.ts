@@ -171,6 +171,14 @@ export const migrations: Migration[] = [
     name: 'applications',
     sql: applicationsSchema('INTEGER'),
   },
+  {
+    version: 4,
+    name: 'sandbox failures on purpose',
+    sql: `
+      ALTER TABLE enrollments ADD COLUMN rate_limited_requests INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE enrollments ADD COLUMN transactions_timeouts INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /**
