@@ -263,8 +263,17 @@ describe('sandbox control API rules', () => {
     const wrong = await t.call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'nope' } });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.body.error.code, 'credentials_invalid');
+    assert.match(wrong.body.error.message, /every sandbox test user's password is "password"/);
     const unknown = await t.call('POST', '/sandbox/enrollments', { json: { username: 'someone', password: 'password' } });
     assert.equal(unknown.status, 401);
+    // It names the test users that exist, so a typo is one look away from fixed.
+    assert.match(unknown.body.error.message, /no sandbox test user "someone"/);
+    for (const user of ['username', 'verify.microdeposit', 'disconnected.<reason>', 'closed', 'history.<n>', 'institution.down']) {
+      assert.ok(unknown.body.error.message.includes(user), user);
+    }
+    const outOfRange = await t.call('POST', '/sandbox/enrollments', { json: { username: 'history.0', password: 'password' } });
+    assert.equal(outOfRange.status, 401);
+    assert.match(outOfRange.body.error.message, /history\.<n> \(n from 1 to \d+\)/);
     const institution = await t.call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password', institution: 'nobank' } });
     assert.equal(institution.status, 422);
     assert.ok(institution.body.error.params.institution);

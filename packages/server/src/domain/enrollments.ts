@@ -2,7 +2,7 @@
 import { creditLimit, openingLedger } from '../sandbox/activity.ts';
 import { availableOf, daysBetween, Simulation } from '../sandbox/bank.ts';
 import { findInstitution, institution as institutionById } from '../sandbox/institutions.ts';
-import { scenarioFor, SANDBOX_PASSWORD, type AccountPlan } from '../sandbox/users.ts';
+import { scenarioFor, SANDBOX_PASSWORD, testUserNames, type AccountPlan } from '../sandbox/users.ts';
 import { seeded } from './prng.ts';
 import { DEFAULT_APPLICATION_ID, type AccountRow, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
 import { addDays, DAY_MS, dayOf } from './clock.ts';
@@ -36,8 +36,13 @@ export interface CreateEnrollmentInput {
 
 export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput): Promise<CreatedEnrollment> {
   const scenario = scenarioFor(input.username);
-  if (!scenario || input.password !== SANDBOX_PASSWORD) {
-    throw new ApiError(401, 'credentials_invalid', 'The username or password is incorrect.');
+  // As a bank refuses an unknown login; the sandbox also says what it would have taken.
+  if (!scenario) {
+    const users = testUserNames(deps.maxHistory).join(', ');
+    throw new ApiError(401, 'credentials_invalid', `There is no sandbox test user "${input.username}". The test users are: ${users}.`);
+  }
+  if (input.password !== SANDBOX_PASSWORD) {
+    throw new ApiError(401, 'credentials_invalid', `The password is incorrect: every sandbox test user's password is "${SANDBOX_PASSWORD}".`);
   }
   if (scenario.historySize !== null && scenario.historySize > deps.maxHistory) {
     throw unprocessable({ username: [`history.<n> is limited to n ≤ ${deps.maxHistory} on this server`] });

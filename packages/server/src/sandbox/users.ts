@@ -59,6 +59,21 @@ const standard = (): AccountPlan[] => [
   plan('credit_card', 'Rewards Credit Card', 'credit_card'),
 ];
 
+/** The test users' names, as an error tells someone who typed another one. */
+export function testUserNames(maxHistory: number): string[] {
+  return [
+    'username',
+    'verify.microdeposit',
+    'disconnected',
+    'disconnected.<reason>',
+    'closed',
+    `history.<n> (n from 1 to ${maxHistory})`,
+    'timeout.first_transactions',
+    'institution.down',
+    `rate_limited.<n> (n from 1 to ${MAX_RATE_LIMITED})`,
+  ];
+}
+
 export function scenarioFor(username: string): Scenario | undefined {
   const base: Scenario = {
     accounts: standard(),
