@@ -32,7 +32,13 @@ export const smokeDir = (generator: GeneratorName) => join(packageDir, 'smoke', 
 export const mavenOptions = ['-B', '-q', `-Dmaven.repo.local=${mavenRepository}`];
 
 /** One configuration file of `batch`; its paths are relative to the repository's root. */
-export type GeneratorConfig = { file: string; generatorName: GeneratorName; inputSpec: string; outputDir: string };
+export type GeneratorConfig = {
+  file: string;
+  generatorName: GeneratorName;
+  inputSpec: string;
+  outputDir: string;
+  additionalProperties?: Record<string, string | number | boolean>;
+};
 
 export function readConfigs(): GeneratorConfig[] {
   return readdirSync(configDir)
@@ -80,8 +86,11 @@ export async function generateWithOpenapiGenerator(java: string, mvn: string): P
   if (isUpToDate(outputRoot, hash)) return 'up to date';
   mkdirSync(outputRoot, { recursive: true });
   rmSync(stampFile(outputRoot), { force: true });
+  // Whole directories, not the generator's `--clean`, which leaves what an earlier generation or build wrote
+  // (loose sources of other options, pip's build/ with modules the description no longer has).
+  for (const config of configs) rmSync(config.outputDir, { recursive: true, force: true });
   // The configurations name their input and output relative to the repository's root.
-  const args = ['-jar', jar, 'batch', '--clean', '--fail-fast', ...configs.map((config) => config.file)];
+  const args = ['-jar', jar, 'batch', '--fail-fast', ...configs.map((config) => config.file)];
   try {
     const { stdout, stderr } = await run(java, args, { cwd: repoRoot });
     writeFileSync(generationLog, `${stdout}${stderr}`);

@@ -2,9 +2,10 @@
 // that the description causes, built as each language builds them, and run against the sandbox server by a
 // smoke program each (smoke/openapi-generator/<generator>).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { docsDir } from '@aggregation/docs';
 import { currentVersion } from '@aggregation/openapi/contract';
 import { generatorsBundlePath } from '@aggregation/openapi/generators';
 import { skipWhenMissing } from '@aggregation/test-support';
@@ -117,5 +118,28 @@ describe(`openapi-generator ${openapiGeneratorVersion}`, { skip: noJava }, () =>
     });
     // The source launcher compiles and runs the one-file program against the compiled client.
     smokeSteps('java', async () => [toolchain.java!, ['-cp', await compile(), join(smokeDir('java'), 'Smoke.java')]], () => sandbox);
+  });
+});
+
+describe('what the docs say', () => {
+  it("the docs' Clients in other languages section gives each generator the options it is tested with", () => {
+    const index = readFileSync(join(docsDir, 'index.html'), 'utf8');
+    const section = index.slice(index.indexOf('<h2 id="clients">'));
+    for (const config of readConfigs()) {
+      const options = Object.entries(config.additionalProperties ?? {}).map(([key, value]) => `${key}=${String(value)}`);
+      const command = `-g ${config.generatorName} -i ${basename(config.inputSpec)} -o ${config.generatorName} --additional-properties=${options.join(',')}`;
+      assert.ok(section.includes(command), `${config.file}: the docs do not show ${command}`);
+    }
+  });
+});
+
+describe('what a generation printed', () => {
+  it("an error the generator's limitations explain is left out; any other error or warning is reported", () => {
+    const log = [
+      '[pool-1-thread-2] ERROR o.o.codegen.DefaultCodegen - Unknown type `mutualTLS` found in the security definition `null`.',
+      '[pool-1-thread-1] WARN  o.o.codegen.DefaultCodegen - Empty operationId found for path: post /',
+      '[pool-1-thread-1] Finished generating java…',
+    ].join('\n');
+    assert.deepEqual(unexplainedProblems(log), ['[pool-1-thread-1] WARN  o.o.codegen.DefaultCodegen - Empty operationId found for path: post /']);
   });
 });
