@@ -152,7 +152,9 @@ parse what your webhook endpoint receives.</p>
 <tr><th scope="row">openapi-generator, <code>typescript-fetch</code></th><td>${generate('typescript-fetch', 'supportsES6=true,npmName=aggregation-openapi-client')}</td></tr>
 <tr><th scope="row">openapi-generator, <code>python</code></th><td>${generate('python', 'packageName=aggregation_openapi_client,packageVersion=2020.10.12')}
 (<code>info.version</code> is a date, not a valid Python package version: give one)</td></tr>
-<tr><th scope="row">openapi-generator, <code>java</code></th><td>${generate('java', 'library=native,artifactId=aggregation-openapi-client,invokerPackage=example.aggregation.client,apiPackage=example.aggregation.client.api,modelPackage=example.aggregation.client.model')}
+<tr><th scope="row">openapi-generator, <code>java</code></th><td>${generate('java', 'artifactId=aggregation-openapi-client,invokerPackage=example.aggregation.client,apiPackage=example.aggregation.client.api,modelPackage=example.aggregation.client.model')}
+(the default library, OkHttp with Gson: its models check required and unknown fields, which tells apart the answers of
+<code>POST /accounts/{account_id}/payees</code>, a payee or an MFA challenge; <code>library=native</code>'s Jackson models match both)
 (the <code>mutualTLS</code> scheme of live tokens is left out by every openapi-generator language: set the client certificate in the HTTP client)</td></tr>
 <tr><th scope="row">openapi-python-client</th><td>${code(`openapi-python-client generate --path ${current.json} --fail-on-warning`)}</td></tr>
 <tr><th scope="row">oapi-codegen</th><td>${code(`oapi-codegen -generate types,client -package aggregation ${current.json}`)}</td></tr>

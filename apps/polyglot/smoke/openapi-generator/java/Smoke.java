@@ -1,10 +1,12 @@
-// Smoke program of openapi-generator's java client (library native) against a running sandbox server (API_URL).
+// Smoke program of openapi-generator's java client (its default library, okhttp-gson) against a running sandbox
+// server (API_URL).
 // Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when a
 // step failed. Run with the source launcher on the generated client's classpath: `java -cp <classpath> Smoke.java`.
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import example.aggregation.client.ApiClient;
 import example.aggregation.client.ApiException;
+import example.aggregation.client.JSON;
 import example.aggregation.client.api.AccountsApi;
 import example.aggregation.client.api.PaymentsApi;
 import example.aggregation.client.api.TransactionsApi;
@@ -18,9 +20,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -45,7 +45,6 @@ public class Smoke {
   public static void main(String[] args) throws Exception {
     String baseUrl = System.getenv("API_URL");
     if (baseUrl == null) throw new IllegalArgumentException("set API_URL to the server's base URL");
-    ObjectMapper json = new ObjectMapper();
 
     // The sandbox control API is a separate document: plain HTTP is enough here.
     HttpResponse<String> enrolled = HttpClient.newHttpClient().send(
@@ -55,13 +54,13 @@ public class Smoke {
             .build(),
         HttpResponse.BodyHandlers.ofString());
     check(enrolled.statusCode() == 201, "enroll: status " + enrolled.statusCode());
-    String token = json.readTree(enrolled.body()).get("access_token").asText();
+    String token = JsonParser.parseString(enrolled.body()).getAsJsonObject().get("access_token").getAsString();
 
+    // HTTP Basic with the token as the username and an empty password.
     ApiClient client = new ApiClient();
-    client.updateBaseUri(baseUrl);
-    // The native library has no Basic auth setting: the token is the username, the password is empty.
-    String basic = Base64.getEncoder().encodeToString((token + ":").getBytes(StandardCharsets.UTF_8));
-    client.setRequestInterceptor(request -> request.header("Authorization", "Basic " + basic));
+    client.setBasePath(baseUrl);
+    client.setUsername(token);
+    client.setPassword("");
     AccountsApi accounts = new AccountsApi(client);
     TransactionsApi transactions = new TransactionsApi(client);
     PaymentsApi payments = new PaymentsApi(client);
@@ -104,18 +103,18 @@ public class Smoke {
     step("mfa", () -> {
       // Read as JSON: the declared answer type differs between descriptions (the challenge alone, or one of both).
       Object answer = payments.createPayment(checking[0], new CreatePaymentRequest().amount("1.00").memo("mfa").payee(payee), null, null);
-      JsonNode node = client.getObjectMapper().valueToTree(answer);
-      check(node.hasNonNull("connect_token"), "no connect_token in " + node);
+      JsonObject node = JsonParser.parseString(JSON.serialize(answer)).getAsJsonObject();
+      check(node.has("connect_token"), "no connect_token in " + node);
       return "challenge with a connect_token";
     });
 
     step("payment", () -> {
       CreatePaymentRequest request = new CreatePaymentRequest().amount("1.00").memo("Lunch").payee(payee);
       Object answer = payments.createPayment(checking[0], request, UUID.randomUUID().toString(), null);
-      JsonNode node = client.getObjectMapper().valueToTree(answer);
-      check(node.path("id").asText().startsWith("pay_"), "no Payment read from the 202: got " + node);
-      check("1.00".equals(node.path("amount").asText()), "amount " + node.path("amount"));
-      return "202 Payment " + node.get("id").asText();
+      JsonObject node = JsonParser.parseString(JSON.serialize(answer)).getAsJsonObject();
+      check(node.has("id") && node.get("id").getAsString().startsWith("pay_"), "no Payment read from the 202: got " + node);
+      check(node.has("amount") && "1.00".equals(node.get("amount").getAsString()), "amount " + node.get("amount"));
+      return "202 Payment " + node.get("id").getAsString();
     });
 
     step("error", () -> {
@@ -123,8 +122,7 @@ public class Smoke {
         accounts.getAccount("acc_does_not_exist", null);
       } catch (ApiException error) {
         // `Error` is also java.lang.Error: name the model in full.
-        example.aggregation.client.model.Error body =
-            client.getObjectMapper().readValue(error.getResponseBody(), example.aggregation.client.model.Error.class);
+        example.aggregation.client.model.Error body = example.aggregation.client.model.Error.fromJson(error.getResponseBody());
         check(error.getCode() == 404 && body.getError().getCode() != null, "status " + error.getCode() + ", body " + error.getResponseBody());
         return "404 " + body.getError().getCode();
       }
