@@ -1,8 +1,8 @@
 // openapi-generator (https://openapi-generator.tech), the generator most users of the description already have:
 // its CLI jar, pinned, fetched from Maven Central by Maven into clients/.cache, generates the typescript-fetch,
-// python and java clients into clients/openapi-generator/<generator> in one JVM (`batch`, one configuration file
-// per generator in openapi-generator/, which names its input, the generators' variant of the current bundle, and its
-// output), from the generators' variant of the current bundle.
+// python and java clients into clients/openapi-generator/<generator>, one JVM per generator (`generate -c` with the
+// generator's configuration file in openapi-generator/, which names its input, the generators' variant of the current
+// bundle, its output and its options). Not `batch`, which runs them in one JVM but prints no warnings.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -31,7 +31,7 @@ export const smokeDir = (generator: GeneratorName) => join(packageDir, 'smoke', 
 /** Maven's options for every run: batch mode, and the project's own repository cache. */
 export const mavenOptions = ['-B', '-q', `-Dmaven.repo.local=${mavenRepository}`];
 
-/** One configuration file of `batch`; its paths are relative to the repository's root. */
+/** One generator's configuration file; its paths are relative to the repository's root. */
 export type GeneratorConfig = {
   file: string;
   generatorName: GeneratorName;
@@ -75,29 +75,38 @@ export async function ensureGeneratorJar(mvn: string): Promise<string> {
   return generatorJar;
 }
 
+/** Runs one generator; resolves to what it printed, headed by its name, whether it succeeded or not. */
+async function generateOne(java: string, jar: string, config: GeneratorConfig): Promise<{ output: string; error?: unknown }> {
+  const header = `== ${config.generatorName} (${config.file})\n`;
+  try {
+    // The configuration names its input and output relative to the repository's root.
+    const { stdout, stderr } = await run(java, ['-jar', jar, 'generate', '-c', config.file], { cwd: repoRoot });
+    return { output: `${header}${stdout}${stderr}` };
+  } catch (error) {
+    return { output: `${header}${error instanceof RunError ? `${error.stdout}${error.stderr}` : String(error)}`, error };
+  }
+}
+
 /**
- * Generates the three clients in one JVM, unless nothing they come from changed. The generator's output goes to
- * `generation.log` either way it ends; a failed generation throws with it.
+ * Generates the three clients side by side, unless nothing they come from changed. What the generators printed
+ * goes to `generation.log` either way it ends; a failed generation throws.
  */
 export async function generateWithOpenapiGenerator(java: string, mvn: string): Promise<'generated' | 'up to date'> {
   const jar = await ensureGeneratorJar(mvn);
   const configs = readConfigs();
-  const hash = hashFiles([...new Set(configs.map((config) => config.inputSpec)), ...configs.map((config) => config.file), jar]);
+  // This module is an input too: how the generators are run decides what the log holds.
+  const inputs = [...new Set(configs.map((config) => config.inputSpec)), ...configs.map((config) => config.file), jar, import.meta.filename];
+  const hash = hashFiles(inputs);
   if (isUpToDate(outputRoot, hash)) return 'up to date';
   mkdirSync(outputRoot, { recursive: true });
   rmSync(stampFile(outputRoot), { force: true });
-  // Whole directories, not the generator's `--clean`, which leaves what an earlier generation or build wrote
-  // (loose sources of other options, pip's build/ with modules the description no longer has).
+  // Whole directories: what an earlier generation or build wrote there (sources of other options, pip's build/ with
+  // modules the description no longer has) must not outlive it.
   for (const config of configs) rmSync(config.outputDir, { recursive: true, force: true });
-  // The configurations name their input and output relative to the repository's root.
-  const args = ['-jar', jar, 'batch', '--fail-fast', ...configs.map((config) => config.file)];
-  try {
-    const { stdout, stderr } = await run(java, args, { cwd: repoRoot });
-    writeFileSync(generationLog, `${stdout}${stderr}`);
-  } catch (error) {
-    if (error instanceof RunError) writeFileSync(generationLog, `${error.stdout}${error.stderr}`);
-    throw error;
-  }
+  const outcomes = await Promise.all(configs.map((config) => generateOne(java, jar, config)));
+  writeFileSync(generationLog, outcomes.map((outcome) => outcome.output).join('\n'));
+  const failed = outcomes.find((outcome) => outcome.error);
+  if (failed) throw failed.error;
   markUpToDate(outputRoot, hash);
   return 'generated';
 }
@@ -113,13 +122,32 @@ export const generatorLimitations: { message: RegExp; reason: string }[] = [
       "OpenAPI 3.1's `mutualTLS` security scheme (live tokens need a client certificate) is unknown to the generator, " +
       'which leaves it out; the certificate belongs to the HTTP client\'s TLS settings, not to a request.',
   },
+  {
+    message: /OpenAPI 3\.1 support is still in beta/,
+    reason: 'The generator says so of every OpenAPI 3.1 document.',
+  },
+  {
+    message: /Failed to get the schema name: null/,
+    reason:
+      'Printed for `additionalProperties: false` (valid JSON Schema, on every closed object of the description), which ' +
+      'its 3.1 parser reads as a schema without a name; the models are generated all the same.',
+  },
+  {
+    message: /Error \(model name matches existing language type\) cannot be used as a model name\. Renamed to ModelError/,
+    reason: "The contract's error body is the schema `Error`, which TypeScript's built-in `Error` shadows: the model is `ModelError`.",
+  },
+  {
+    message: /Ignoring complex example on request body/,
+    reason: "The java generator writes no object example of a request body into its docs; the description's examples are valid.",
+  },
 ];
 
 /** The lines of a generation's output that report an error or a warning the generator's limitations do not explain. */
 export function unexplainedProblems(log: string): string[] {
   return log
     .split('\n')
-    .filter((line) => /\b(ERROR|WARN(ING)?|SEVERE)\b|Exception\b/.test(line))
+    // A log line at level ERROR or WARN, or a stack trace's head (`writing file .../ApiException.java` is neither).
+    .filter((line) => /\]\s+(ERROR|WARN)\b|^(Exception|Caused by)\b|\bSEVERE\b/.test(line))
     .filter((line) => !generatorLimitations.some(({ message }) => message.test(line)));
 }
 

@@ -90,7 +90,7 @@ describe(`openapi-generator ${openapiGeneratorVersion}`, { skip: noJava }, () =>
 
   it('generation printed no error or warning that the description causes', () => {
     const log = readGenerationLog();
-    assert.match(log, /Batch generation finished 3 generators successfully/);
+    for (const generator of generators) assert.match(log, new RegExp(`^== ${generator} `, 'm'));
     assert.deepEqual(unexplainedProblems(log), []);
   });
 
@@ -138,8 +138,12 @@ describe('what a generation printed', () => {
     const log = [
       '[pool-1-thread-2] ERROR o.o.codegen.DefaultCodegen - Unknown type `mutualTLS` found in the security definition `null`.',
       '[pool-1-thread-1] WARN  o.o.codegen.DefaultCodegen - Empty operationId found for path: post /',
-      '[pool-1-thread-1] Finished generating java…',
+      '[main] INFO  o.o.codegen.TemplateManager - writing file clients/openapi-generator/java/src/main/java/ApiException.java',
+      'Exception in thread "main" java.lang.RuntimeException: Could not process model',
     ].join('\n');
-    assert.deepEqual(unexplainedProblems(log), ['[pool-1-thread-1] WARN  o.o.codegen.DefaultCodegen - Empty operationId found for path: post /']);
+    assert.deepEqual(unexplainedProblems(log), [
+      '[pool-1-thread-1] WARN  o.o.codegen.DefaultCodegen - Empty operationId found for path: post /',
+      'Exception in thread "main" java.lang.RuntimeException: Could not process model',
+    ]);
   });
 });
