@@ -1,12 +1,15 @@
 // Bundles each API of redocly.yaml into dist/<name>.json and dist/<name>.yaml.
-// Components stay named (no dereferencing) so that generators see the same names.
+// Components stay named (no dereferencing) so that generators see the same names. Beside each bundle goes its
+// variant for client generators, dist/<name>.generators.json and .yaml (see src/generators.ts).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+import type { DocumentName, OpenApiDocument } from '../src/contract.ts';
+import { forGenerators, generatorsBundlePath } from '../src/generators.ts';
 
 const run = promisify(execFile);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,4 +31,12 @@ for (const name of Object.keys(config.apis)) {
     const { stderr } = await run(redocly, ['bundle', name, '--output', `dist/${name}.${ext}`], { cwd: root });
     process.stderr.write(stderr);
   }
+}
+
+for (const name of Object.keys(config.apis) as DocumentName[]) {
+  const bundle = JSON.parse(await readFile(join(root, 'dist', `${name}.json`), 'utf8')) as OpenApiDocument;
+  const variant = forGenerators(bundle);
+  await writeFile(generatorsBundlePath(name, 'json'), `${JSON.stringify(variant, null, 2)}\n`);
+  // Long lines stay whole, as in Redocly's YAML bundles; YAML 1.1 quotes dates (`'2020-10-12'`), which 1.1 parsers would read as dates.
+  await writeFile(generatorsBundlePath(name, 'yaml'), stringify(variant, { lineWidth: 0, version: '1.1' }));
 }

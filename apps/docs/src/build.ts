@@ -6,10 +6,12 @@
 //   dist/guides/<guide>.html        the guides, from guides/<guide>.md
 //   dist/openapi/<document>.json, .yaml   the bundles, for download
 //   dist/changes.json               what changed between each older version and the current one
+//   dist/<version>.generators.json  the version's file for client generators (and .yaml), copied from the bundles
 //   dist/index.html                 the versions, the current one, links, and the changes
 import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { distDir, loadBundle } from '@aggregation/openapi/contract';
+import { generatorsBundlePath } from '@aggregation/openapi/generators';
 import { decorate } from './decorate.ts';
 import { diffDocuments } from './diff.ts';
 import {
@@ -22,7 +24,7 @@ import {
   versions,
   webhooksOf,
 } from './documents.ts';
-import { type PageEntry, renderIndexPage } from './index-page.ts';
+import { type GeneratorFiles, type PageEntry, renderIndexPage } from './index-page.ts';
 import { docsDir } from './paths.ts';
 
 // Written beside dist/ and swapped in at the end, so a server serving dist/ never sees it half-built.
@@ -61,9 +63,22 @@ async function buildDocument(name: DocumentName): Promise<PageEntry> {
   };
 }
 
+/** Copies a version's files for client generators beside the pages, so that the index can link them. */
+async function copyGeneratorFiles(version: (typeof versions)[number]): Promise<GeneratorFiles> {
+  const [json, yaml] = await Promise.all(
+    (['json', 'yaml'] as const).map(async (ext) => {
+      const source = generatorsBundlePath(version, ext);
+      await copyFile(source, join(outDir, basename(source)));
+      return basename(source);
+    }),
+  );
+  return { version, json: json!, yaml: yaml! };
+}
+
 async function build(): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
   const pages = await Promise.all(documentNames.map(buildDocument));
+  const generatorFiles = await Promise.all(versions.map(copyGeneratorFiles));
 
   const current = loadBundle(currentVersion);
   const changes = versions
@@ -86,6 +101,7 @@ async function build(): Promise<void> {
     currentVersion,
     pages,
     changes,
+    generatorFiles,
   });
   await writeOut(join(outDir, 'index.html'), html);
 

@@ -106,6 +106,7 @@ figure.code pre code { background: none; padding: 0; }
 a { color: #0969da; }
 td ul { margin: 0; padding-left: 1.1rem; }
 .pages th { white-space: nowrap; }
+.clients td code { word-break: break-all; }
 .current { color: #1a7f37; } .added { color: #1a7f37; } .removed { color: #cf222e; } .changed { color: #9a6700; }
 `;
 

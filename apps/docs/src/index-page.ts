@@ -15,6 +15,9 @@ export type PageEntry = {
   webhooks: number;
 };
 
+/** The files of one version made for client generators, as built beside the pages. */
+export type GeneratorFiles = { version: string; json: string; yaml: string };
+
 export type IndexPageInput = {
   guides: readonly Guide[];
   title: string;
@@ -22,6 +25,7 @@ export type IndexPageInput = {
   currentVersion: string;
   pages: PageEntry[];
   changes: Changes[];
+  generatorFiles: GeneratorFiles[];
 };
 
 
@@ -119,6 +123,42 @@ function pageRow(page: PageEntry): string {
 </tr>`;
 }
 
+/** Which file to feed which generator, and the options the project's own tests generate with. */
+function renderClients(files: GeneratorFiles[], currentVersion: string): string {
+  const current = files.find((file) => file.version === currentVersion) ?? files[0];
+  if (!current) return '';
+  const rows = files
+    .map(
+      (file) =>
+        `<tr><th scope="row">${escapeHtml(file.version)}</th><td><a href="${escapeHtml(file.json)}">${code(file.json)}</a>, ` +
+        `<a href="${escapeHtml(file.yaml)}">${code(file.yaml)}</a></td></tr>`,
+    )
+    .join('\n');
+  const generate = (generator: string, options: string) =>
+    code(`openapi-generator-cli generate -g ${generator} -i ${current.json} -o ${generator} --additional-properties=${options}`);
+  return `<h2 id="clients">Clients in other languages</h2>
+<p>Feed a client generator the file made for generators: the same API as the version's description, without OpenAPI 3.1's
+<code>webhooks</code>, which many generators turn into client code that does not compile. Every event is still described, as a
+schema under <code>components/schemas</code> (<code>EnrollmentDisconnectedEvent</code>, <code>TransactionsProcessedEvent</code>, ...), to
+parse what your webhook endpoint receives.</p>
+<table class="pages"><thead><tr><th>Version</th><th>For client generators</th></tr></thead><tbody>${rows}</tbody></table>
+<p>Clients generated from it with these generators and options are compiled and run against the sandbox in the project's tests:</p>
+<table class="clients">
+<thead><tr><th>Generator</th><th>How</th></tr></thead>
+<tbody>
+<tr><th scope="row">openapi-generator, <code>typescript-fetch</code></th><td>${generate('typescript-fetch', 'supportsES6=true,npmName=aggregation-openapi-client')}</td></tr>
+<tr><th scope="row">openapi-generator, <code>python</code></th><td>${generate('python', 'packageName=aggregation_openapi_client,packageVersion=2020.10.12')}
+(<code>info.version</code> is a date, not a valid Python package version: give one)</td></tr>
+<tr><th scope="row">openapi-generator, <code>java</code></th><td>${generate('java', 'artifactId=aggregation-openapi-client,invokerPackage=example.aggregation.client,apiPackage=example.aggregation.client.api,modelPackage=example.aggregation.client.model')}
+(the default library, OkHttp with Gson: its models check required and unknown fields, which tells apart the answers of
+<code>POST /accounts/{account_id}/payees</code>, a payee or an MFA challenge; <code>library=native</code>'s Jackson models match both)
+(the <code>mutualTLS</code> scheme of live tokens is left out by every openapi-generator language: set the client certificate in the HTTP client)</td></tr>
+<tr><th scope="row">openapi-python-client</th><td>${code(`openapi-python-client generate --path ${current.json} --fail-on-warning`)}</td></tr>
+<tr><th scope="row">oapi-codegen</th><td>${code(`oapi-codegen -generate types,client -package aggregation ${current.json}`)}</td></tr>
+</tbody>
+</table>`;
+}
+
 export function renderIndexPage(input: IndexPageInput): string {
   const versions = input.pages.filter((page) => page.status !== 'sandbox');
   const others = input.pages.filter((page) => page.status === 'sandbox');
@@ -147,6 +187,7 @@ ${table(others)}
 <p>The OpenAPI 3.1 description of each document, to generate a client or import into your tools, and a Postman
 collection of it with its environment.</p>
 ${downloads(input.pages)}
+${renderClients(input.generatorFiles, input.currentVersion)}
 ${input.changes.map(renderChanges).join('\n')}
 <p><small>Generated from the bundled OpenAPI descriptions.</small></p>`;
   return sitePage(`${input.title}: documentation`, siteNav(input.guides, references, 'index.html', ''), content);

@@ -37,6 +37,15 @@ describe('index.html', () => {
     assert.match(row.slice(0, row.indexOf('</tr>')), /class="current">current</);
   });
 
+  it('says which file to feed client generators, for every version, and links it', () => {
+    const section = html.slice(html.indexOf('<h2 id="clients">'));
+    assert.ok(section.length < html.length, 'no Clients in other languages section');
+    for (const version of versions) {
+      for (const ext of ['json', 'yaml']) assert.ok(section.includes(`href="${version}.generators.${ext}"`), `${version} ${ext}`);
+    }
+    assert.ok(section.includes(`-i ${currentVersion}.generators.json`));
+  });
+
   it('shows the changes between the versions, the same as changes.json', () => {
     const changes = JSON.parse(read('changes.json')) as { from: string; to: string; schemas: { removed: string[] } }[];
     assert.equal(changes.length, versions.length - 1);

@@ -1,6 +1,8 @@
-// `npm run generate:clients`: the Python and Go clients of the current version, into clients/.
+// `npm run generate:clients`: the Python and Go clients of the current version, and openapi-generator's
+// typescript-fetch, python and java clients, into clients/.
 import { skipWhenMissing } from '@aggregation/test-support';
 import { generateGoClient } from './go.ts';
+import { generateWithOpenapiGenerator, openapiGeneratorVersion, outputRoot } from './openapi-generator.ts';
 import { bundlePath, goClientDir, pythonClientDir } from './paths.ts';
 import { ensureVenv, generatePythonClient } from './python.ts';
 import { findToolchain, missingTool } from './toolchain.ts';
@@ -14,3 +16,9 @@ if (!skipWhenMissing('the python client', missingTool('python', toolchain))) {
 }
 
 if (!skipWhenMissing('the go client', missingTool('go', toolchain))) console.log(`go client: ${await generateGoClient(toolchain.go!)} (${goClientDir}, package aggregation)`);
+
+const noJava = skipWhenMissing('the openapi-generator clients', missingTool('java', toolchain) ?? missingTool('maven', toolchain));
+if (!noJava) {
+  const outcome = await generateWithOpenapiGenerator(toolchain.java!, toolchain.maven!);
+  console.log(`openapi-generator ${openapiGeneratorVersion} clients: ${outcome} (${outputRoot}: typescript-fetch, python, java)`);
+}

@@ -1,5 +1,6 @@
 // Entry points for tests and scripts: where the generated clients are, and how to (re)generate them.
 export { generateGoClient, goClientModule, goSmokeDir } from './go.ts';
+export { generateWithOpenapiGenerator, openapiGeneratorVersion, outputRoot as openapiGeneratorDir } from './openapi-generator.ts';
 export { bundlePath, clientsDir, goClientDir, pythonClientDir, venvDir } from './paths.ts';
 export { ensureVenv, generatePythonClient, venvEnv, venvPython } from './python.ts';
 export { findToolchain, missingTool } from './toolchain.ts';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { currentVersion, distDir } from '@aggregation/openapi/contract';
+import { currentVersion } from '@aggregation/openapi/contract';
+import { generatorsBundlePath } from '@aggregation/openapi/generators';
 
 export const packageDir = fileURLToPath(new URL('..', import.meta.url));
 export const repoRoot = join(packageDir, '..', '..');
@@ -11,8 +12,8 @@ export const pythonClientDir = join(clientsDir, 'python');
 export const goClientDir = join(clientsDir, 'go');
 export const venvDir = join(clientsDir, '.venv');
 
-/** The description the clients are generated from: the current version's bundle. */
-export const bundlePath = join(distDir, `${currentVersion}.json`);
+/** The description the clients are generated from: the generators' variant of the current version's bundle. */
+export const bundlePath = generatorsBundlePath(currentVersion);
 
 /** Run outputs of the tests (gitignored). */
 export const artifactsDir = join(packageDir, 'artifacts');

@@ -9,7 +9,8 @@ export function hashFiles(files: readonly string[]): string {
   return hash.digest('hex');
 }
 
-const stampFile = (dir: string) => join(dir, '.generated-from');
+/** The file that keeps the hash of what `dir` was made from. */
+export const stampFile = (dir: string) => join(dir, '.generated-from');
 
 export function isUpToDate(dir: string, hash: string): boolean {
   return existsSync(stampFile(dir)) && readFileSync(stampFile(dir), 'utf8').trim() === hash;

@@ -1,7 +1,7 @@
 // Finding the other languages' toolchains. A missing one skips its part (see @aggregation/test-support).
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 
 /** The absolute path of an executable on PATH, or undefined. */
 export function which(name: string): string | undefined {
@@ -18,9 +18,17 @@ export function which(name: string): string | undefined {
   return undefined;
 }
 
-export type Toolchain = { python: string | undefined; go: string | undefined; curl: string | undefined; problems: Partial<Record<'python' | 'go', string>> };
+export type Toolchain = {
+  python: string | undefined;
+  go: string | undefined;
+  curl: string | undefined;
+  /** The JDK's `java`, `javac` beside it (openapi-generator, the generated Java client, the source launcher). */
+  java: string | undefined;
+  maven: string | undefined;
+  problems: Partial<Record<'python' | 'go' | 'java', string>>;
+};
 
-export const minimumVersions = { python: [3, 11], go: [1, 25] } as const;
+export const minimumVersions = { python: [3, 11], go: [1, 25], java: [11, 0] } as const;
 
 /** `[major, minor]` that a command prints, or undefined when it cannot run. */
 function versionOf(file: string, args: string[], pattern: RegExp): [number, number] | undefined {
@@ -39,12 +47,14 @@ function tooOld(found: [number, number] | undefined, minimum: readonly [number, 
   return `version ${major}.${minor} found, ${minimum.join('.')} or newer needed`;
 }
 
-/** PYTHON and GO override the names looked up on PATH. A toolchain older than the generators need counts as missing. */
+/** PYTHON, GO, JAVA and MVN override the names looked up on PATH. A toolchain older than the generators need counts as missing. */
 export function findToolchain(): Toolchain {
   const toolchain: Toolchain = {
     python: which(process.env.PYTHON ?? 'python3'),
     go: which(process.env.GO ?? 'go'),
     curl: which('curl'),
+    java: which(process.env.JAVA ?? 'java'),
+    maven: which(process.env.MVN ?? 'mvn'),
     problems: {},
   };
   if (toolchain.python) {
@@ -55,6 +65,12 @@ export function findToolchain(): Toolchain {
     const problem = tooOld(versionOf(toolchain.go, ['env', 'GOVERSION'], /go(\d+)\.(\d+)/), minimumVersions.go);
     if (problem) [toolchain.go, toolchain.problems.go] = [undefined, `${toolchain.go}: ${problem}`];
   }
+  if (toolchain.java) {
+    // A JDK, not a runtime alone: javac (beside java) compiles the smoke program, and prints its version on stdout.
+    const javac = join(dirname(realpathSync(toolchain.java)), 'javac');
+    const problem = tooOld(versionOf(javac, ['-version'], /javac (\d+)\.?(\d*)/), minimumVersions.java);
+    if (problem) [toolchain.java, toolchain.problems.java] = [undefined, `${javac}: ${problem}`];
+  }
   return toolchain;
 }
 
@@ -62,11 +78,13 @@ export const installHints = {
   python: 'install Python 3.11 or newer with venv (Debian: apt-get install -y python3 python3-venv)',
   go: 'install Go 1.25 or newer and put it on PATH (Debian 12\'s golang-go is 1.19, too old)',
   curl: 'install curl (Debian: apt-get install -y curl)',
+  java: 'install a JDK 11 or newer (Debian: apt-get install -y default-jdk-headless)',
+  maven: 'install Maven (Debian: apt-get install -y maven)',
 } as const;
 
 /** Why a part cannot run; undefined when it can. */
 export function missingTool(tool: keyof typeof installHints, toolchain: Toolchain = findToolchain()): string | undefined {
   if (toolchain[tool]) return undefined;
-  const problem = tool === 'curl' ? undefined : toolchain.problems[tool];
+  const problem = tool === 'curl' || tool === 'maven' ? undefined : toolchain.problems[tool];
   return `${tool} ${problem ? `unusable (${problem})` : 'not found'}: ${installHints[tool]}`;
 }

@@ -1,0 +1,134 @@
+// Smoke program of openapi-generator's java client (its default library, okhttp-gson) against a running sandbox
+// server (API_URL).
+// Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when a
+// step failed. Run with the source launcher on the generated client's classpath: `java -cp <classpath> Smoke.java`.
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import example.aggregation.client.ApiClient;
+import example.aggregation.client.ApiException;
+import example.aggregation.client.JSON;
+import example.aggregation.client.api.AccountsApi;
+import example.aggregation.client.api.PaymentsApi;
+import example.aggregation.client.api.TransactionsApi;
+import example.aggregation.client.model.Account;
+import example.aggregation.client.model.CreatePaymentRequest;
+import example.aggregation.client.model.PayeeType;
+import example.aggregation.client.model.PaymentPayeeInput;
+import example.aggregation.client.model.PaymentSchemeName;
+import example.aggregation.client.model.Transaction;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+public class Smoke {
+  static final int PAGE_SIZE = 25;
+  static boolean failed = false;
+
+  static void step(String name, Callable<String> body) {
+    try {
+      System.out.println("step " + name + ": ok " + body.call());
+    } catch (Exception error) {
+      failed = true;
+      System.out.println(("step " + name + ": fail " + error).replace('\n', ' '));
+    }
+  }
+
+  static void check(boolean condition, String message) {
+    if (!condition) throw new IllegalStateException(message);
+  }
+
+  public static void main(String[] args) throws Exception {
+    String baseUrl = System.getenv("API_URL");
+    if (baseUrl == null) throw new IllegalArgumentException("set API_URL to the server's base URL");
+
+    // The sandbox control API is a separate document: plain HTTP is enough here.
+    HttpResponse<String> enrolled = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(baseUrl + "/sandbox/enrollments"))
+            .header("content-type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"username\",\"password\":\"password\"}"))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+    check(enrolled.statusCode() == 201, "enroll: status " + enrolled.statusCode());
+    String token = JsonParser.parseString(enrolled.body()).getAsJsonObject().get("access_token").getAsString();
+
+    // HTTP Basic with the token as the username and an empty password.
+    ApiClient client = new ApiClient();
+    client.setBasePath(baseUrl);
+    client.setUsername(token);
+    client.setPassword("");
+    AccountsApi accounts = new AccountsApi(client);
+    TransactionsApi transactions = new TransactionsApi(client);
+    PaymentsApi payments = new PaymentsApi(client);
+    String[] checking = new String[1];
+
+    step("accounts", () -> {
+      List<Account> list = accounts.listAccounts(null);
+      check(!list.isEmpty(), "no accounts");
+      checking[0] = list.stream().filter(a -> a.getLinks().getPayments() != null).findFirst().orElse(list.get(0)).getId();
+      return list.size() + " accounts";
+    });
+
+    step("transactions", () -> {
+      List<String> seen = new ArrayList<>();
+      int pages = 0;
+      String fromId = null;
+      while (true) {
+        List<Transaction> page = transactions.listTransactions(checking[0], PAGE_SIZE, fromId, null, null, null);
+        pages += 1;
+        for (int i = 1; i < page.size(); i++) {
+          check(!page.get(i).getDate().isAfter(page.get(i - 1).getDate()), "a page is not newest first");
+        }
+        page.forEach(t -> seen.add(t.getId()));
+        if (page.size() < PAGE_SIZE) break;
+        fromId = page.get(page.size() - 1).getId();
+        check(pages < 1000, "paging does not end");
+      }
+      List<String> everything = new ArrayList<>();
+      transactions.listTransactions(checking[0], null, null, null, null, null).forEach(t -> everything.add(t.getId()));
+      check(everything.equals(seen), "the pages differ from the full list");
+      return seen.size() + " transactions in " + pages + " pages of " + PAGE_SIZE;
+    });
+
+    PaymentPayeeInput payee = new PaymentPayeeInput()
+        .scheme(PaymentSchemeName.fromValue("zelle"))
+        .address("jane.doe@example.com")
+        .name("Jane Doe")
+        .type(PayeeType.fromValue("person"));
+
+    step("mfa", () -> {
+      // Read as JSON: the declared answer type differs between descriptions (the challenge alone, or one of both).
+      Object answer = payments.createPayment(checking[0], new CreatePaymentRequest().amount("1.00").memo("mfa").payee(payee), null, null);
+      JsonObject node = JsonParser.parseString(JSON.serialize(answer)).getAsJsonObject();
+      check(node.has("connect_token"), "no connect_token in " + node);
+      return "challenge with a connect_token";
+    });
+
+    step("payment", () -> {
+      CreatePaymentRequest request = new CreatePaymentRequest().amount("1.00").memo("Lunch").payee(payee);
+      Object answer = payments.createPayment(checking[0], request, UUID.randomUUID().toString(), null);
+      JsonObject node = JsonParser.parseString(JSON.serialize(answer)).getAsJsonObject();
+      check(node.has("id") && node.get("id").getAsString().startsWith("pay_"), "no Payment read from the 202: got " + node);
+      check(node.has("amount") && "1.00".equals(node.get("amount").getAsString()), "amount " + node.get("amount"));
+      return "202 Payment " + node.get("id").getAsString();
+    });
+
+    step("error", () -> {
+      try {
+        accounts.getAccount("acc_does_not_exist", null);
+      } catch (ApiException error) {
+        // `Error` is also java.lang.Error: name the model in full.
+        example.aggregation.client.model.Error body = example.aggregation.client.model.Error.fromJson(error.getResponseBody());
+        check(error.getCode() == 404 && body.getError().getCode() != null, "status " + error.getCode() + ", body " + error.getResponseBody());
+        return "404 " + body.getError().getCode();
+      }
+      throw new IllegalStateException("an unknown account was found");
+    });
+
+    System.exit(failed ? 1 : 0);
+  }
+}

@@ -1,0 +1,67 @@
+// Building what openapi-generator wrote, the way each language's users do: tsc for typescript-fetch, pip into a
+// virtualenv for python, Maven for java; and the smoke program of each (smoke/openapi-generator/<generator>) built
+// against it.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
+import { mavenOptions, outputDir, outputRoot, smokeDir } from './openapi-generator.ts';
+import { artifactsDir, clientsDir, packageDir } from './paths.ts';
+import { run } from './run.ts';
+import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
+
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+/** tsc on the generated project, with the tsconfig.json it comes with. */
+export async function compileTypescriptFetch(): Promise<void> {
+  await run(process.execPath, [tsc, '-p', join(outputDir('typescript-fetch'), 'tsconfig.json'), '--noEmit']);
+}
+
+/** Compiles the smoke program with the generated sources it imports; returns the program to run with Node. */
+export async function buildTypescriptFetchSmoke(): Promise<string> {
+  const outDir = join(artifactsDir, 'openapi-generator', 'typescript-fetch');
+  await run(process.execPath, [tsc, '-p', join(smokeDir('typescript-fetch'), 'tsconfig.json'), '--outDir', outDir]);
+  // The repository is an ES module package; the compiled program and client are CommonJS.
+  writeFileSync(join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
+  return join(outDir, 'apps', 'polyglot', 'smoke', 'openapi-generator', 'typescript-fetch', 'smoke.js');
+}
+
+export const pythonConstraints = join(packageDir, 'openapi-generator', 'python-constraints.txt');
+const pythonVenv = join(clientsDir, '.venv-openapi-generator');
+export const pythonVenvPython = join(pythonVenv, 'bin', 'python');
+
+/**
+ * The generated package pip-installed into its own virtualenv, its requirements held to python-constraints.txt;
+ * reinstalled only when the generated code or the constraints changed. Returns the virtualenv's python.
+ */
+export async function installPythonClient(python: string): Promise<string> {
+  const generated = outputDir('python');
+  const hash = hashFiles([stampFile(outputRoot), pythonConstraints]);
+  if (!existsSync(pythonVenvPython)) await run(python, ['-m', 'venv', pythonVenv]);
+  if (isUpToDate(pythonVenv, hash)) return pythonVenvPython;
+  await run(pythonVenvPython, [
+    '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--force-reinstall', '-c', pythonConstraints, generated,
+  ]);
+  markUpToDate(pythonVenv, hash);
+  return pythonVenvPython;
+}
+
+/** Imports every module of the installed package, so that no module only fails once used. */
+export const importEveryModule = [
+  'import importlib, pkgutil, aggregation_openapi_client as package',
+  'names = [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]',
+  'for name in names: importlib.import_module(name)',
+  'print(len(names), "modules")',
+].join('\n');
+
+/** `mvn compile` of the generated Maven project; returns the classpath to run code against it. */
+export async function compileJavaClient(mvn: string): Promise<string> {
+  const project = outputDir('java');
+  const classpathFile = join(project, 'target', 'classpath.txt');
+  mkdirSync(join(project, 'target'), { recursive: true });
+  await run(
+    mvn,
+    [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`],
+    { cwd: project },
+  );
+  return [join(project, 'target', 'classes'), readFileSync(classpathFile, 'utf8').trim()].join(delimiter);
+}

@@ -1,0 +1,44 @@
+// The variant of a bundle made for client generators (openapi-generator, openapi-python-client, oapi-codegen, ...):
+// the same paths and components, without OpenAPI 3.1's `webhooks`. Generators that do not know `webhooks` turn each
+// event into a client method that POSTs to a path named after the event, which does not compile (openapi-generator's
+// typescript-fetch `WebhooksApi.ts`) or is not valid code (its python `webhooks_api.py`). The event payloads stay
+// under `components/schemas`, so a generated client still has a model to parse each event with.
+import { join } from 'node:path';
+import { distDir, type DocumentName, type JsonObject, type OpenApiDocument } from './contract.ts';
+
+/** `openapi/dist/<name>.generators.json` (or `.yaml`): the file to feed a client generator. */
+export function generatorsBundlePath(name: DocumentName, ext: 'json' | 'yaml' = 'json'): string {
+  return join(distDir, `${name}.generators.${ext}`);
+}
+
+const note =
+  'This variant of the description is made for client generators: it leaves out `webhooks`, which many ' +
+  'generators turn into client methods that do not compile. Each event is still described, as a schema under ' +
+  '`components/schemas` (`<Name>Event`), to parse the events your webhook endpoint receives.';
+
+/** The generators' variant of a bundle. Throws when an event's payload is not a named component schema. */
+export function forGenerators(bundle: OpenApiDocument): OpenApiDocument {
+  const { webhooks = {}, ...rest } = structuredClone(bundle);
+  for (const [event, pathItem] of Object.entries(webhooks)) {
+    for (const operation of Object.values(pathItem)) {
+      const content = ((operation.requestBody as JsonObject | undefined)?.content ?? {}) as Record<string, JsonObject>;
+      for (const media of Object.values(content)) {
+        const ref = (media.schema as JsonObject | undefined)?.$ref;
+        if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) {
+          throw new Error(`webhook ${event}: its payload must be a schema under components/schemas to survive without webhooks`);
+        }
+      }
+    }
+  }
+  const variant = rest as OpenApiDocument;
+  if (Object.keys(webhooks).length === 0) return variant;
+  variant.info = { ...variant.info, description: `${String(variant.info.description ?? '').trimEnd()}\n\n${note}\n` };
+  // A tag that only events carried (Webhooks) would be an empty group in a generated client or its docs.
+  const usedTags = new Set(
+    Object.values(variant.paths ?? {}).flatMap((pathItem) =>
+      Object.values(pathItem).flatMap((operation) => ((operation as JsonObject)?.tags ?? []) as string[]),
+    ),
+  );
+  if (Array.isArray(variant.tags)) variant.tags = (variant.tags as { name: string }[]).filter((tag) => usedTags.has(tag.name));
+  return variant;
+}

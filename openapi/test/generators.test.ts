@@ -1,0 +1,78 @@
+// The generators' variant of each bundle (dist/<name>.generators.json and .yaml): the same API without `webhooks`,
+// every event still described by a schema under components.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { parse } from 'yaml';
+import { documentNames, loadBundle, type JsonObject, type OpenApiDocument } from '../src/contract.ts';
+import { forGenerators, generatorsBundlePath } from '../src/generators.ts';
+
+const readVariant = (name: (typeof documentNames)[number]) =>
+  JSON.parse(readFileSync(generatorsBundlePath(name, 'json'), 'utf8')) as OpenApiDocument;
+
+/** The schema `$ref` of each event's payload, by event type. */
+function eventSchemas(bundle: OpenApiDocument): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(bundle.webhooks ?? {}).map(([event, pathItem]) => {
+      const body = pathItem.post!.requestBody as { content: Record<string, { schema: { $ref: string } }> };
+      return [event, body.content['application/json']!.schema.$ref];
+    }),
+  );
+}
+
+for (const name of documentNames) {
+  test(`${name}: the generators' variant has the bundle's paths and components, and no webhooks`, () => {
+    const bundle = loadBundle(name);
+    const variant = readVariant(name);
+    assert.equal(variant.webhooks, undefined);
+    assert.deepEqual(variant.paths, bundle.paths);
+    assert.deepEqual(variant.components, bundle.components);
+    assert.deepEqual(variant.servers, bundle.servers);
+    assert.deepEqual(variant.security, bundle.security);
+  });
+
+  test(`${name}: every event of the bundle is a schema of the generators' variant`, () => {
+    const variant = readVariant(name);
+    for (const [event, ref] of Object.entries(eventSchemas(loadBundle(name)))) {
+      const schemaName = ref.replace('#/components/schemas/', '');
+      assert.ok(variant.components?.schemas?.[schemaName], `${event}: ${schemaName} is missing`);
+    }
+  });
+
+  test(`${name}: the generators' variant is valid OpenAPI 3.1, and its YAML holds the same document`, async () => {
+    const variant = readVariant(name);
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(variant));
+    assert.deepEqual(result.errors ?? [], []);
+    // YAML 1.1 readers (Java's, Python's) take an unquoted 2020-10-12 for a date: read it as they do.
+    assert.deepEqual(parse(readFileSync(generatorsBundlePath(name, 'yaml'), 'utf8'), { version: '1.1' }), variant);
+  });
+}
+
+test('the versions have events, so their variants differ from their bundles', () => {
+  assert.ok(Object.keys(eventSchemas(loadBundle('2020-10-12'))).length >= 4);
+  assert.ok(Object.keys(eventSchemas(loadBundle('2019-07-01'))).length >= 4);
+});
+
+test('a tag only events carried is left out; the description says where the events went', () => {
+  const variant = readVariant('2020-10-12');
+  const tags = (variant.tags as { name: string }[]).map((tag) => tag.name);
+  assert.ok(!tags.includes('Webhooks'));
+  assert.ok(tags.includes('Accounts'));
+  assert.match(String(variant.info.description), /components\/schemas/);
+});
+
+test('an event whose payload is not a named schema cannot be carried over', () => {
+  const bundle = structuredClone(loadBundle('2020-10-12'));
+  const post = bundle.webhooks!['webhook.test']!.post as JsonObject;
+  (post.requestBody as { content: Record<string, JsonObject> }).content['application/json']!.schema = { type: 'object' };
+  assert.throws(() => forGenerators(bundle), /webhook\.test: its payload must be a schema under components\/schemas/);
+});
+
+test('the bundle it is made from is left as it was', () => {
+  const bundle = loadBundle('2020-10-12');
+  const before = JSON.stringify(bundle);
+  forGenerators(bundle);
+  assert.equal(JSON.stringify(bundle), before);
+});
