@@ -76,7 +76,10 @@ export interface AppOptions {
   limits?: Partial<SandboxLimits>;
   /** Which webhook URLs may be set and delivered to (default: loopback and private addresses allowed). */
   webhookTargets?: TargetPolicy;
-  /** Absolute base of links; default: the origin of each request (webhooks: http://localhost:3000). */
+  /**
+   * Absolute base of links; default: the origin of each request (webhook payloads: the address startServer listens
+   * on, or http://localhost:3000 in-process).
+   */
   publicUrl?: string;
   /** Real time (tests may drive it). */
   now?: Now;

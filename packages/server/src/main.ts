@@ -33,8 +33,9 @@ const tls = tlsFromEnv();
 const rate = Number(process.env.RATE_LIMIT ?? 0);
 const maxHistory = Number(process.env.SANDBOX_MAX_HISTORY ?? 0);
 const hosted = hostedSettingsFromEnv(process.env);
+const port = Number(process.env.PORT ?? 3000);
 const running = await startServer({
-  port: Number(process.env.PORT ?? 3000),
+  port,
   hostname: process.env.HOST || '127.0.0.1',
   ...hosted,
   ...(databaseUrl ? { databaseUrl } : { databasePath }),
@@ -46,6 +47,11 @@ const running = await startServer({
   ...(process.env.ACCESS_LOG === 'off' ? {} : { accessLog: (line: string) => console.log(line) }),
   ...(process.env.READ_CACHE === 'off' ? { readCache: false } : {}),
   ...(maxHistory > 0 ? { maxHistory } : {}),
+}).catch((error: NodeJS.ErrnoException) => {
+  // The one common way the start fails: say so in a line, not a stack trace.
+  if (error.code !== 'EADDRINUSE') throw error;
+  console.error(`Port ${port} is already in use (another npm start?). Stop that server, or choose another port: PORT=${port + 1} npm start`);
+  process.exit(1);
 });
 
 // The default address is printed as localhost, as links and curl lines have always read.
