@@ -30,7 +30,8 @@ export class Context {
   constructor(options: GlobalOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.json = options.json === true;
-    this.givenToken = options.token;
+    // An empty --token or AGGREGATION_TOKEN is no token: the remembered one applies.
+    this.givenToken = options.token || undefined;
   }
 
   static of(command: Command): Context {

@@ -21,13 +21,16 @@ interface Running {
   child: ChildProcessWithoutNullStreams;
   stdout: () => string;
   stderr: () => string;
-  /** Resolves with the first stdout match of `pattern` (within 15 s). */
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves with the first stdout match of `pattern` (within 15 s, or `timeoutMs`). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   exited: Promise<number | null>;
 }
 
 function start(args: string[], extraEnv: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv } });
+  return wrap(spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv } }), args);
+}
+
+function wrap(child: ChildProcessWithoutNullStreams, args: string[]): Running {
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -38,8 +41,8 @@ function start(args: string[], extraEnv: Record<string, string> = {}): Running {
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
-    async waitFor(pattern) {
-      const deadline = Date.now() + 15_000;
+    async waitFor(pattern, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
       for (;;) {
         const match = stdout.match(pattern);
         if (match) return match;
@@ -50,6 +53,13 @@ function start(args: string[], extraEnv: Record<string, string> = {}): Running {
       }
     },
   };
+}
+
+/** The client's webhook receiver example on port 4242, as the README starts it. */
+function spawnReceiver(secret: string): Running {
+  const example = fileURLToPath(new URL('../../client/examples/webhook-hono.ts', import.meta.url));
+  const child = spawn(process.execPath, [example], { env: { ...env, WEBHOOK_SECRETS: secret, PORT: '4242' } });
+  return wrap(child, ['webhook-hono.ts']);
 }
 
 /** Runs a command to its end. */
@@ -284,5 +294,26 @@ describe('aggregation', () => {
     const noServer = await run(['--base-url', nowhere, '--token', 'test_token_x', 'deliveries']);
     assert.equal(noServer.code, 1);
     assert.equal(noServer.stderr, `Error: Cannot reach the server at ${nowhere} (connection refused). Start one with \`aggregation serve\`, or pass --base-url.\n`);
+  });
+
+  test("the README's path to a verified webhook: enroll, listen, the client's example receiver, trigger", async () => {
+    // A fresh remembered token, as a newcomer's first `aggregation enroll` makes.
+    const config = { AGGREGATION_CONFIG: join(dir, 'newcomer.json') };
+    assert.equal((await run([...global, 'enroll'], config)).code, 0);
+    const listen = start([...global, 'listen', '--forward-to', 'http://127.0.0.1:4242/webhooks'], config);
+    const receiver = spawnReceiver((await listen.waitFor(/signing secret is (whsec_\w+)/))[1]!);
+    try {
+      await receiver.waitFor(/Listening on/);
+      const triggered = await run([...global, 'trigger', 'transactions.processed'], config);
+      assert.equal(triggered.code, 0, triggered.stderr);
+      // The receiver verified the signature listen passed on, and listen saw its 204. Retries of the other tests'
+      // events may reach listen first (the URL is the application's), so this may take longer than one delivery.
+      await receiver.waitFor(/^\d+ new$/m, 45_000);
+      await listen.waitFor(/transactions\.processed +evt_\w+ -> \[204\]/, 45_000);
+    } finally {
+      receiver.child.kill('SIGTERM');
+      listen.child.kill('SIGINT');
+      await Promise.all([receiver.exited, listen.exited]);
+    }
   });
 });
