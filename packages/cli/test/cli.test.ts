@@ -55,10 +55,10 @@ function wrap(child: ChildProcessWithoutNullStreams, args: string[]): Running {
   };
 }
 
-/** The client's webhook receiver example on port 4242, as the README starts it. */
+/** The client's webhook receiver example, as the README starts it (on a free port). */
 function spawnReceiver(secret: string): Running {
   const example = fileURLToPath(new URL('../../client/examples/webhook-hono.ts', import.meta.url));
-  const child = spawn(process.execPath, [example], { env: { ...env, WEBHOOK_SECRETS: secret, PORT: '4242' } });
+  const child = spawn(process.execPath, [example], { env: { ...env, WEBHOOK_SECRETS: secret, PORT: '0' } });
   return wrap(child, ['webhook-hono.ts']);
 }
 
@@ -85,6 +85,8 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 1
   }
 }
 
+after(() => rmSync(dir, { recursive: true, force: true }));
+
 describe('aggregation', () => {
   let server: Running;
   let baseUrl: string;
@@ -99,7 +101,6 @@ describe('aggregation', () => {
   after(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
-    rmSync(dir, { recursive: true, force: true });
   });
 
   test('serve: the sandbox server as npm start runs it, with its access log and a ready token', async () => {
@@ -296,20 +297,41 @@ describe('aggregation', () => {
     assert.equal(noServer.stderr, `Error: Cannot reach the server at ${nowhere} (connection refused). Start one with \`aggregation serve\`, or pass --base-url.\n`);
   });
 
-  test("the README's path to a verified webhook: enroll, listen, the client's example receiver, trigger", async () => {
-    // A fresh remembered token, as a newcomer's first `aggregation enroll` makes.
-    const config = { AGGREGATION_CONFIG: join(dir, 'newcomer.json') };
+});
+
+describe("the README's path to a verified webhook", () => {
+  // A server of its own: the other tests' webhook settings and retries stay out of it.
+  let server: Running;
+  let global: string[];
+  const config = { AGGREGATION_CONFIG: join(dir, 'newcomer.json') };
+  before(async () => {
+    server = start(['serve', '--port', '0', '--database', join(dir, 'newcomer.sqlite')]);
+    global = ['--base-url', (await server.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!];
+  });
+  after(async () => {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  });
+
+  test("enroll, listen, the client's example receiver with the printed secret, trigger", async () => {
     assert.equal((await run([...global, 'enroll'], config)).code, 0);
-    const listen = start([...global, 'listen', '--forward-to', 'http://127.0.0.1:4242/webhooks'], config);
-    const receiver = spawnReceiver((await listen.waitFor(/signing secret is (whsec_\w+)/))[1]!);
+    // The receiver first, on a free port (the README's 4242 may be taken on a shared machine).
+    const listenFirst = start([...global, 'listen', '--forward-to', 'http://127.0.0.1:9/unused'], config);
+    const secret = (await listenFirst.waitFor(/signing secret is (whsec_[\w-]+)/))[1]!;
+    listenFirst.child.kill('SIGINT');
+    await listenFirst.exited;
+    const receiver = spawnReceiver(secret);
+    const receiverUrl = (await receiver.waitFor(/Listening on (\S+)/))[1]!;
+    const listen = start([...global, 'listen', '--forward-to', receiverUrl], config);
     try {
-      await receiver.waitFor(/Listening on/);
+      assert.equal((await listen.waitFor(/signing secret is (whsec_[\w-]+)/))[1], secret, 'the same secret each time');
       const triggered = await run([...global, 'trigger', 'transactions.processed'], config);
       assert.equal(triggered.code, 0, triggered.stderr);
-      // The receiver verified the signature listen passed on, and listen saw its 204. Retries of the other tests'
-      // events may reach listen first (the URL is the application's), so this may take longer than one delivery.
-      await receiver.waitFor(/^\d+ new$/m, 45_000);
-      await listen.waitFor(/transactions\.processed +evt_\w+ -> \[204\]/, 45_000);
+      // The receiver verified the signature listen passed on, and listen saw its 204.
+      await receiver.waitFor(/^\d+ new$/m).catch((error: Error) => {
+        throw new Error(`${error.message}\nlisten printed: ${listen.stdout()}${listen.stderr()}`);
+      });
+      await listen.waitFor(/transactions\.processed +evt_\w+ -> \[204\]/);
     } finally {
       receiver.child.kill('SIGTERM');
       listen.child.kill('SIGINT');
