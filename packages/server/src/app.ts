@@ -36,6 +36,8 @@ export interface WebhookOptions {
   timeoutMs?: number;
   /** Longest sleep between outbox checks (default 1 s). */
   pollMs?: number;
+  /** How long a claimed delivery stays out of other workers' reach (default: the timeout plus a minute). */
+  leaseMs?: number;
   concurrency?: number;
   /** Version of the event payloads (default: the application's default version). */
   version?: string;
@@ -147,6 +149,7 @@ export function createApp(options: AppOptions = {}): App {
     timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
     pollMs: options.webhooks?.pollMs ?? 1_000,
     concurrency: options.webhooks?.concurrency ?? 4,
+    ...(options.webhooks?.leaseMs ? { leaseMs: options.webhooks.leaseMs } : {}),
     ...(options.webhooks?.fetch ? { fetch: options.webhooks.fetch } : {}),
     onError: logError,
   });

@@ -1,0 +1,27 @@
+// What the suite checked, in numbers, printed once when the test process ends.
+export const tally = {
+  requests: 0,
+  kills: 0,
+  acknowledgedPayments: 0,
+  storedPayments: 0,
+  acknowledgedEvents: 0,
+  deliveredEvents: 0,
+  outageRequests: 0,
+  outageRefusals: 0,
+  cases: 0,
+  casesTodo: 0,
+  floodConnections: 0,
+  floodRequests: 0,
+};
+
+process.once('exit', () => {
+  const t = tally;
+  const lines = [
+    `${t.requests} requests`,
+    t.kills ? `${t.kills} kills -9: payments acknowledged ${t.acknowledgedPayments}, stored ${t.storedPayments}; events acknowledged ${t.acknowledgedEvents}, delivered ${t.deliveredEvents}` : '',
+    t.outageRequests ? `database outage: ${t.outageRequests} requests, ${t.outageRefusals} answered 5xx in the error shape` : '',
+    t.cases ? `${t.cases} hostile cases (${t.casesTodo} waiting on a known defect)` : '',
+    t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',
+  ].filter(Boolean);
+  console.log(`# fault suite: ${lines.join('; ')}`);
+});
