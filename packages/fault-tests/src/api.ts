@@ -51,7 +51,7 @@ export function assertRefused(status: number, body: unknown, text: string, what:
 
 export const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
 
-/** Everything the token can read: accounts, balances, transactions, payments, webhook settings and deliveries. */
+/** Everything the token can read: accounts, balances, transactions, payments, webhook settings, deliveries, clock. */
 export async function snapshot(call: Caller, enrolled: Enrolled): Promise<unknown> {
   const { token } = enrolled;
   const read = async (path: string) => {
@@ -69,7 +69,9 @@ export async function snapshot(call: Caller, enrolled: Enrolled): Promise<unknow
   }
   const webhook = await read('/sandbox/webhook');
   const deliveries = await read('/sandbox/webhook/deliveries');
-  return { list: await read('/accounts'), accounts, webhook, deliveries, clock: await read('/sandbox/clock') };
+  // The clock's `now` moves with real time; its offset is what a request could change.
+  const clock = await call('GET', '/sandbox/clock', { token });
+  return { list: await read('/accounts'), accounts, webhook, deliveries, clockOffset: clock.body?.offset_seconds };
 }
 
 /** The server answers a read and a write with a body (a payee named `mfa` makes nothing) as it should. */

@@ -2,6 +2,7 @@
 // Content-Length headers, NUL bytes, invalid UTF-8, `..` kept as sent). The reply is read until the
 // server closes the connection or the time runs out.
 import { connect } from 'node:net';
+import { tally } from './tally.ts';
 
 export interface RawReply {
   /** 0 when the server sent nothing before closing or the time ran out. */
@@ -15,6 +16,7 @@ export interface RawReply {
 
 /** Sends `data` as is on a new connection to 127.0.0.1:`port`. */
 export function sendRaw(port: number, data: string | Buffer, timeoutMs = 5_000): Promise<RawReply> {
+  tally.requests++;
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
