@@ -32,8 +32,11 @@ export async function enrollSandboxUser(baseUrl: string, username: string): Prom
   return { token: body.access_token, accounts: body.accounts };
 }
 
-/** Starts the repository's server in this process on 127.0.0.1 and a free port, on an empty SQLite file. */
-export async function startLocalTarget(): Promise<Target> {
+/**
+ * Starts the repository's server in this process on 127.0.0.1 and a free port, on an empty SQLite file, or on the
+ * empty PostgreSQL database `databaseUrl` names.
+ */
+export async function startLocalTarget(databaseUrl?: string): Promise<Target> {
   // Imported here so that checking a server elsewhere does not need this one to load.
   const { startServer } = await import('@aggregation/server');
   const dir = await mkdtemp(join(tmpdir(), 'contract-tests-'));
@@ -41,7 +44,7 @@ export async function startLocalTarget(): Promise<Target> {
   const server = await startServer({
     port: 0,
     hostname: '127.0.0.1',
-    databasePath: join(dir, 'sandbox.sqlite'),
+    ...(databaseUrl ? { databaseUrl } : { databasePath: join(dir, 'sandbox.sqlite') }),
     logError: (error) => void serverErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)),
   });
   const baseUrl = server.url;
