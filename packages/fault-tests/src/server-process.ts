@@ -27,7 +27,13 @@ export async function startServerProcess(location: StorageOptions, env: Record<s
       ...env,
     },
   });
+  let ending = false;
+  // A server that dies on its own says so among its errors, with what it printed last.
+  void exited.then(([code, signal]) => {
+    if (!ending) output.push(`unexpected error: the server exited (${code ?? signal}): ${output.slice(-20).join('\n')}`);
+  });
   const end = async (signal: NodeJS.Signals) => {
+    ending = true;
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill(signal);
     await exited;

@@ -12,7 +12,7 @@ import { tally } from '../src/tally.ts';
 const IDLE = 200;
 const SLOW = 100;
 const FLOOD_MS = 4_000;
-const ANSWER_BOUND_MS = 1_000;
+const ANSWER_BOUND_MS = 2_000;
 
 const kinds = await storeKinds();
 

@@ -49,7 +49,11 @@ describeUnless(skip, 'a PostgreSQL outage under load', { timeout: 120_000 }, () 
         const key = `outage-${id}-${i}`;
         attempted.add(key);
         const started = phase;
-        const [paid, read] = await Promise.all([pay(key), call('GET', `/accounts/${enrolled.checking}/balances`, { token: enrolled.token })]);
+        const [paid, read] = await Promise.all([pay(key), call('GET', `/accounts/${enrolled.checking}/balances`, { token: enrolled.token })]).catch(
+          (error: Error) => {
+            throw new Error(`${error.message}; the server: ${server.errors().join('\n') || 'still running'}`, { cause: error });
+          },
+        );
         for (const reply of [paid, read]) {
           if (reply.status >= 500) {
             assert.deepEqual(errorShapeProblems(reply.body), [], `a ${reply.status} during the outage is not in the error shape: ${reply.text}`);
