@@ -28,7 +28,6 @@ interface Context {
   victim: Enrolled;
   /** Another enrollment's token, for requests that try to reach the victim's data. */
   intruder: Enrolled;
-  store: 'sqlite' | 'postgres';
 }
 
 interface Answer {
@@ -187,7 +186,7 @@ const cases: Case[] = [
     send: (c) => c.call('POST', `/accounts/${c.victim.checking}`, { token: c.victim.token, headers: { 'x-http-method-override': 'DELETE' }, json: {} }),
   },
   { name: '_method=DELETE in the query of a POST', send: (c) => c.call('POST', `/accounts/${c.victim.checking}?_method=DELETE`, { token: c.victim.token, json: {} }) },
-  { name: 'X-HTTP-Method: DELETE on a GET of /accounts', send: (c) => c.call('PATCH', '/accounts', { token: c.victim.token, headers: { 'x-http-method': 'DELETE' } }) },
+  { name: 'X-HTTP-Method: DELETE on a PATCH of /accounts', send: (c) => c.call('PATCH', '/accounts', { token: c.victim.token, headers: { 'x-http-method': 'DELETE' } }) },
   { name: 'TRACE', send: (c) => raw(c.port, 'TRACE', '/accounts', [auth(c.victim)]) },
   { name: 'PROPFIND', send: (c) => raw(c.port, 'PROPFIND', '/accounts', [auth(c.victim)]) },
   { name: 'PUT on a payment list', send: (c) => c.call('PUT', `/accounts/${c.victim.checking}/payments`, { token: c.victim.token, json: payment }) },
@@ -231,10 +230,21 @@ for (const kind of kinds) {
       const call = callerOf(server.url);
       const victim = await enroll(call);
       const intruder = await enroll(call);
-      context = { call, port: server.port, victim, intruder, store: kind.name };
+      context = { call, port: server.port, victim, intruder };
       current = await snapshot(call, victim);
     });
     after(() => server?.stop());
+
+    test('fields at their limits are accepted (the refusals above are past them)', async () => {
+      const { call, intruder } = context;
+      const transactions = (count: number) => call('GET', `/accounts/${intruder.checking}/transactions?count=${count}`, { token: intruder.token });
+      assert.equal((await transactions(1)).body.length, 1);
+      assert.equal((await transactions(10_000)).status, 200);
+      const smallest = await call('POST', `/accounts/${intruder.checking}/payments`, { token: intruder.token, json: { ...payment, amount: '0.01', memo: 'x' } });
+      assert.equal(smallest.status, 202, smallest.text);
+      const hour = await call('POST', '/sandbox/clock/advance', { token: intruder.token, json: { seconds: 3600 } });
+      assert.equal(hour.status, 200, hour.text);
+    });
 
     for (const hostile of cases) {
       const todo = typeof hostile.todo === 'object' ? (kind.name === 'postgres' ? hostile.todo.postgres : undefined) : hostile.todo;
