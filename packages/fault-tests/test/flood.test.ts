@@ -68,7 +68,7 @@ for (const kind of kinds) {
       }
       const worst = Math.max(...slowest);
       assert.ok(worst < ANSWER_BOUND_MS, `the slowest normal request took ${worst.toFixed(0)} ms`);
-      assert.ok(slowest.length >= 10, `only ${slowest.length} rounds of normal requests in ${FLOOD_MS} ms`);
+      assert.ok(slowest.length >= 5, `only ${slowest.length} rounds of normal requests in ${FLOOD_MS} ms`);
       assert.deepEqual(server.errors(), []);
     });
   });
