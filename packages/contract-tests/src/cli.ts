@@ -66,6 +66,7 @@ console.log(
     `${target.sandbox ? '' : ', without a sandbox control API'}`,
 );
 
+/** A run that stopped on an error is a failed suite, and the next store still runs. */
 const schemathesis = (on: Target, store: string) =>
   runSchemathesisSuite(on, {
     maxExamples: Number(values['max-examples']),
@@ -73,6 +74,10 @@ const schemathesis = (on: Target, store: string) =>
     workers: Number(values.workers),
     ci: process.env.CI === 'true',
     store,
+  }).catch((error: Error) => {
+    const result = newResult(`Schemathesis on ${store}`);
+    result.problems.push(`stopped: ${error.stack ?? error.message}${error.cause ? `\ncaused by ${String(error.cause)}` : ''}`);
+    return result;
   });
 
 const results: SuiteResult[] = [];

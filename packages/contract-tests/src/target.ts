@@ -21,12 +21,20 @@ export type Target = {
   close(): Promise<void>;
 };
 
-export async function enrollSandboxUser(baseUrl: string, username: string): Promise<Enrollment> {
-  const response = await fetch(`${baseUrl}/sandbox/enrollments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: 'password' }),
-  });
+export async function enrollSandboxUser(baseUrl: string, username: string, attempts = 2): Promise<Enrollment> {
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl}/sandbox/enrollments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: 'password' }),
+    });
+  } catch (error) {
+    // A kept-alive connection the server closes just as a request leaves on it fails that request, and fetch
+    // retries no POST: enroll again (one more sandbox enrollment is harmless).
+    if (attempts > 1) return enrollSandboxUser(baseUrl, username, attempts - 1);
+    throw error;
+  }
   if (response.status !== 201) throw new Error(`POST /sandbox/enrollments (${username}) answered ${response.status}: ${await response.text()}`);
   const body = (await response.json()) as { access_token: string; accounts: Enrollment['accounts'] };
   return { token: body.access_token, accounts: body.accounts };
