@@ -6,6 +6,8 @@ export const tally = {
   storedPayments: 0,
   acknowledgedEvents: 0,
   deliveredEvents: 0,
+  /** Deliveries of an event already received: at least once, an attempt cut by a kill is made again. */
+  eventsSentAgain: 0,
   outageRequests: 0,
   outageRefusals: 0,
   cases: 0,
@@ -18,7 +20,7 @@ process.once('exit', () => {
   const t = tally;
   const lines = [
     `${t.requests} requests`,
-    t.kills ? `${t.kills} kills -9: payments acknowledged ${t.acknowledgedPayments}, stored ${t.storedPayments}; events acknowledged ${t.acknowledgedEvents}, delivered ${t.deliveredEvents}` : '',
+    t.kills ? `${t.kills} kills -9: payments acknowledged ${t.acknowledgedPayments}, stored ${t.storedPayments}; events acknowledged ${t.acknowledgedEvents}, delivered ${t.deliveredEvents} (${t.eventsSentAgain} sent again after a kill)` : '',
     t.outageRequests ? `database outage: ${t.outageRequests} requests, ${t.outageRefusals} answered 5xx in the error shape` : '',
     t.cases ? `${t.cases} hostile cases (${t.casesTodo} waiting on a known defect)` : '',
     t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',
