@@ -127,6 +127,19 @@ async function plannedRuns(target: Target, withRemovals: boolean): Promise<{ run
 }
 
 /**
+ * Known defects of a store, which every run would find again: what triggers each is not generated on that store,
+ * and the run says so. Remove an entry once its defect is fixed.
+ */
+const knownDefects: Record<string, { args: string[]; why: string }[]> = {
+  postgres: [
+    {
+      args: ['--generation-allow-x00', 'false'],
+      why: 'strings without NUL bytes: on PostgreSQL a NUL byte in a path, query or body string answers 500 (a known defect, being fixed)',
+    },
+  ],
+};
+
+/**
  * The examples and coverage phases are derived from the description, nearly the same whatever the seed: the first
  * seed runs every phase, the others only the phases a seed steers (random inputs and sequences of calls).
  */
@@ -139,6 +152,7 @@ function argsFor(run: Run, target: Target, options: SchemathesisOptions, seed: n
   if (run.version) args.push('--header', `Service-Version: ${run.version}`);
   args.push('--checks', 'all', '--max-examples', String(options.maxExamples), '--seed', String(seed));
   if (seed !== options.seeds[0]) args.push('--phases', seededPhases);
+  for (const defect of knownDefects[options.store] ?? []) args.push(...defect.args);
   args.push('--workers', String(options.workers), '--request-timeout', '10', '--generation-database', 'none', '--no-color');
   args.push('--report', 'json', '--report-json-path', join(reportsDir, `schemathesis-${reportName(run, options, seed)}.json`));
   for (const id of run.include ?? []) args.push('--include-operation-id', id);
@@ -195,7 +209,7 @@ export async function runSchemathesisSuite(target: Target, options: Schemathesis
     // Fresh enrollments per seed. The removals, two calls each, run with the first seed only.
     const first = seed === options.seeds[0];
     const { runs, skipped } = await plannedRuns(target, first);
-    if (first) result.skipped.push(...skipped);
+    if (first) result.skipped.push(...skipped, ...(knownDefects[options.store] ?? []).map((defect) => defect.why));
     for (const planned of runs) {
       const run = { ...planned, name: `${planned.name} seed ${seed}` };
       const name = reportName(planned, options, seed);
