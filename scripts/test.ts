@@ -10,8 +10,8 @@ const turbo = spawn('turbo', ['run', ...tasks, ...process.argv.slice(2)], {
   env: { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env },
 });
 
-const totals = { pass: 0, fail: 0, skipped: 0 };
-const summaryLine = /^(?:\S+:\s+)?ℹ (pass|fail|skipped) (\d+)\s*$/;
+const totals = { pass: 0, fail: 0, skipped: 0, todo: 0 };
+const summaryLine = /^(?:\S+:\s+)?ℹ (pass|fail|skipped|todo) (\d+)\s*$/;
 
 createInterface({ input: turbo.stdout! }).on('line', (line) => {
   process.stdout.write(`${line}\n`);
@@ -20,6 +20,7 @@ createInterface({ input: turbo.stdout! }).on('line', (line) => {
 });
 
 turbo.on('close', (code) => {
-  console.log(`\ntests: ${totals.pass} passed, ${totals.fail} failed, ${totals.skipped} skipped`);
+  // Todo tests run and report but cannot fail: known defects waiting for their fix.
+  console.log(`\ntests: ${totals.pass} passed, ${totals.fail} failed, ${totals.skipped} skipped, ${totals.todo} todo`);
   process.exit(code ?? 1);
 });

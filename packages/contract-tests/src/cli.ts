@@ -3,16 +3,18 @@
 //   --base-url <url>     check a server elsewhere instead of starting this repository's server
 //   --token <token>      a sandbox token for that server (needed when it has no sandbox control API)
 //   --only <suites>      comma-separated: proxy, schemathesis, arazzo (default: all)
-//   --max-examples <n>   Schemathesis cases per operation and phase (default 25)
-//   --seed <n>           Schemathesis seed (default 20201012), for reproducible runs
+//   --max-examples <n>   Schemathesis cases per operation, phase and seed (default 10)
+//   --seed <seeds>       Schemathesis seeds, comma-separated, `random` for a fresh one (default 20201012,7,1729,random)
+//   --store <stores>     databases of the server started here: sqlite, postgres (default both; the proxy and Arazzo
+//                        suites run on the first, Schemathesis on each)
 //
 // Exits with 1 when any suite found a problem. Python is optional on a developer machine (Schemathesis is then
 // skipped with a message) and required when CI=true.
 import { parseArgs } from 'node:util';
 import { runArazzoSuite } from './arazzo.ts';
 import { runProxySuite } from './proxy.ts';
-import { printResult, type SuiteResult } from './report.ts';
-import { runSchemathesisSuite } from './schemathesis.ts';
+import { newResult, printResult, type SuiteResult } from './report.ts';
+import { defaultSeeds, parseSeeds, runSchemathesisSuite } from './schemathesis.ts';
 import { externalTarget, startLocalTarget, type Target } from './target.ts';
 
 const suites = ['proxy', 'schemathesis', 'arazzo'] as const;
@@ -22,8 +24,9 @@ const { values } = parseArgs({
     'base-url': { type: 'string', default: process.env.CONTRACT_BASE_URL },
     token: { type: 'string', default: process.env.CONTRACT_TOKEN },
     only: { type: 'string', default: suites.join(',') },
-    'max-examples': { type: 'string', default: '25' },
-    seed: { type: 'string', default: '20201012' },
+    'max-examples': { type: 'string', default: '10' },
+    seed: { type: 'string', default: defaultSeeds },
+    store: { type: 'string', default: 'sqlite,postgres' },
     workers: { type: 'string', default: '2' },
   },
 });
@@ -35,10 +38,25 @@ if (unknown.length) {
   process.exit(2);
 }
 
+const stores = values.store.split(',').map((s) => s.trim());
+const unknownStores = stores.filter((s) => s !== 'sqlite' && s !== 'postgres');
+let seeds: number[];
+try {
+  if (unknownStores.length) throw new Error(`Unknown store ${unknownStores.join(', ')}; choose from sqlite, postgres.`);
+  seeds = parseSeeds(values.seed);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+
 const started = Date.now();
 let target: Target;
 try {
-  target = values['base-url'] ? await externalTarget(values['base-url'], values.token) : await startLocalTarget();
+  target = values['base-url']
+    ? await externalTarget(values['base-url'], values.token)
+    : stores[0] === 'postgres'
+      ? await postgresTarget()
+      : await startLocalTarget();
 } catch (error) {
   console.error((error as Error).message);
   process.exit(2);
@@ -48,30 +66,53 @@ console.log(
     `${target.sandbox ? '' : ', without a sandbox control API'}`,
 );
 
+/** A run that stopped on an error is a failed suite, and the next store still runs. */
+const schemathesis = (on: Target, store: string) =>
+  runSchemathesisSuite(on, {
+    maxExamples: Number(values['max-examples']),
+    seeds,
+    workers: Number(values.workers),
+    ci: process.env.CI === 'true',
+    store,
+  }).catch((error: Error) => {
+    const result = newResult(`Schemathesis on ${store}`);
+    result.problems.push(`stopped: ${error.stack ?? error.message}${error.cause ? `\ncaused by ${String(error.cause)}` : ''}`);
+    return result;
+  });
+
 const results: SuiteResult[] = [];
+const serverErrors: string[] = [];
 try {
   if (chosen.includes('proxy')) results.push(await runProxySuite(target));
-  if (chosen.includes('schemathesis')) {
-    results.push(
-      await runSchemathesisSuite(target, {
-        maxExamples: Number(values['max-examples']),
-        seed: Number(values.seed),
-        workers: Number(values.workers),
-        ci: process.env.CI === 'true',
-      }),
-    );
-  }
+  if (chosen.includes('schemathesis')) results.push(await schemathesis(target, values['base-url'] ? 'the given server' : stores[0]!));
   if (chosen.includes('arazzo')) results.push(await runArazzoSuite(target));
 } finally {
+  serverErrors.push(...target.serverErrors);
   await target.close();
+}
+// Schemathesis again on each further store of the server started here.
+for (const store of values['base-url'] || !chosen.includes('schemathesis') ? [] : stores.slice(1)) {
+  const other = await postgresTarget().catch((error: Error) => error);
+  if (other instanceof Error) {
+    const result = newResult(`Schemathesis on ${store}`);
+    (process.env.CI === 'true' ? result.problems : result.skipped).push(other.message);
+    results.push(result);
+    continue;
+  }
+  try {
+    results.push(await schemathesis(other, store));
+  } finally {
+    serverErrors.push(...other.serverErrors);
+    await other.close();
+  }
 }
 
 for (const result of results) printResult(result);
-if (target.serverErrors.length) {
-  console.log(`\n[FAIL] the server logged ${target.serverErrors.length} unexpected errors:`);
-  for (const error of target.serverErrors.slice(0, 10)) console.log(`  ${error.replace(/\n/g, '\n  ')}`);
+if (serverErrors.length) {
+  console.log(`\n[FAIL] the server logged ${serverErrors.length} unexpected errors:`);
+  for (const error of serverErrors.slice(0, 10)) console.log(`  ${error.replace(/\n/g, '\n  ')}`);
 }
-const failed = results.filter((r) => r.problems.length > 0).length + (target.serverErrors.length ? 1 : 0);
+const failed = results.filter((r) => r.problems.length > 0).length + (serverErrors.length ? 1 : 0);
 const skipped = results.filter((r) => r.problems.length === 0 && r.lines.length === 0).length;
 const partly = results.filter((r) => r.problems.length === 0 && r.lines.length > 0 && r.skipped.length > 0).length;
 console.log(
@@ -80,3 +121,18 @@ console.log(
     ` in ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
 process.exit(failed ? 1 : 0);
+
+/** The server started here on a fresh PostgreSQL database (the server tests' throwaway cluster, or TEST_DATABASE_URL). */
+async function postgresTarget(): Promise<Target> {
+  const { testPostgres } = await import('@aggregation/server/test/postgres');
+  const postgres = await testPostgres();
+  if (postgres.skip) throw new Error(postgres.skip);
+  const target = await startLocalTarget(await postgres.database());
+  return {
+    ...target,
+    async close() {
+      await target.close();
+      await postgres.stop();
+    },
+  };
+}

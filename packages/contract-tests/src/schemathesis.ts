@@ -8,7 +8,20 @@ import { ensureEnv, findPython, packageDir } from './python.ts';
 import { count, newResult, type SuiteResult } from './report.ts';
 import type { Target } from './target.ts';
 
-export type SchemathesisOptions = { maxExamples: number; seed: number; workers: number; ci: boolean };
+export type SchemathesisOptions = { maxExamples: number; seeds: number[]; workers: number; ci: boolean; store: string };
+
+/** Fixed seeds and one drawn afresh each run: the fixed ones keep a run reproducible, the fresh one keeps exploring. */
+export const defaultSeeds = '20201012,7,1729,random';
+
+/** `1,2,random` to seeds; `random` draws one (printed with the results, so that a failure can be replayed). */
+export function parseSeeds(value: string, draw: () => number = () => Math.floor(Math.random() * 2 ** 31)): number[] {
+  return value.split(',').map((part) => {
+    const text = part.trim();
+    if (text === 'random') return draw();
+    if (!/^\d+$/.test(text)) throw new Error(`--seed takes numbers or "random", comma-separated; got "${text}"`);
+    return Number(text);
+  });
+}
 
 type Run = {
   name: string;
@@ -65,7 +78,7 @@ async function accountFor(target: Target, token: string, version: string): Promi
   return account.id;
 }
 
-async function plannedRuns(target: Target): Promise<{ runs: Run[]; skipped: string[] }> {
+async function plannedRuns(target: Target, withRemovals: boolean): Promise<{ runs: Run[]; skipped: string[] }> {
   const runs: Run[] = [];
   const skipped: string[] = [];
   for (const version of ['2020-10-12', '2019-07-01'] as const) {
@@ -83,6 +96,7 @@ async function plannedRuns(target: Target): Promise<{ runs: Run[]; skipped: stri
       skipped.push(`${version} ${removals.join(', ')}: they would revoke the given token; they need the sandbox control API for fresh ones`);
       continue;
     }
+    if (!withRemovals) continue;
     const removing = await target.enroll('username');
     runs.push({
       name: `${version}-deleteAccount`,
@@ -122,18 +136,28 @@ async function plannedRuns(target: Target): Promise<{ runs: Run[]; skipped: stri
   return { runs, skipped };
 }
 
-function argsFor(run: Run, target: Target, options: SchemathesisOptions): string[] {
+/**
+ * The examples and coverage phases are derived from the description, nearly the same whatever the seed: the first
+ * seed runs every phase, the others only the phases a seed steers (random inputs and sequences of calls).
+ */
+const seededPhases = 'fuzzing,stateful';
+
+function argsFor(run: Run, target: Target, options: SchemathesisOptions, seed: number): string[] {
   const args = ['--config-file', join(packageDir, 'schemathesis.toml'), 'run', join(distDir, `${run.document}.json`)];
   args.push('--url', target.baseUrl, '--auth', `${run.token}:`);
   // Each document describes one version; the header keeps the answers in it (the server's default could differ).
   if (run.version) args.push('--header', `Service-Version: ${run.version}`);
-  args.push('--checks', 'all', '--max-examples', String(options.maxExamples), '--seed', String(options.seed));
+  args.push('--checks', 'all', '--max-examples', String(options.maxExamples), '--seed', String(seed));
+  if (seed !== options.seeds[0]) args.push('--phases', seededPhases);
   args.push('--workers', String(options.workers), '--request-timeout', '10', '--generation-database', 'none', '--no-color');
-  args.push('--report', 'json', '--report-json-path', join(reportsDir, `schemathesis-${run.name}.json`));
+  args.push('--report', 'json', '--report-json-path', join(reportsDir, `schemathesis-${reportName(run, options, seed)}.json`));
   for (const id of run.include ?? []) args.push('--include-operation-id', id);
   for (const id of run.exclude ?? []) args.push('--exclude-operation-id', id);
   return args;
 }
+
+/** Each run's report files: `schemathesis-<store>-<run>-seed<seed>.json` and `.txt`. */
+const reportName = (run: Run, options: SchemathesisOptions, seed: number) => `${options.store}-${run.name}-seed${seed}`;
 
 /** Runs one Schemathesis command; answers its exit code and everything it printed. */
 function execute(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
@@ -155,7 +179,9 @@ function execute(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs:
 }
 
 export async function runSchemathesisSuite(target: Target, options: SchemathesisOptions): Promise<SuiteResult> {
-  const result = newResult(`Schemathesis (--checks all, ${options.maxExamples} examples per operation, seed ${options.seed})`);
+  const result = newResult(
+    `Schemathesis on ${options.store} (--checks all, ${options.maxExamples} examples per operation and seed, seeds ${options.seeds.join(', ')})`,
+  );
   const found = await findPython();
   if ('missing' in found) {
     // Optional on a developer machine, required in CI.
@@ -173,47 +199,53 @@ export async function runSchemathesisSuite(target: Target, options: Schemathesis
   }
 
   await mkdir(reportsDir, { recursive: true });
-  const { runs, skipped } = await plannedRuns(target);
-  result.skipped.push(...skipped);
   const covered = new Map<DocumentName, Set<string>>();
   const shown = new Set<string>();
-  for (const run of runs) {
-    const args = argsFor(run, target, options);
-    const { code, output } = await execute(env.schemathesis, args, { ...process.env, CONTRACT_ACCOUNT_ID: run.accountId }, 300_000);
-    await writeFile(join(reportsDir, `schemathesis-${run.name}.txt`), output);
-    let report: JsonReport;
-    try {
-      report = JSON.parse(await readFile(join(reportsDir, `schemathesis-${run.name}.json`), 'utf8')) as JsonReport;
-    } catch {
-      result.problems.push(`${run.name}: Schemathesis exited with ${code} and wrote no report:\n${output.slice(-4000)}`);
-      continue;
-    }
-    const ids = listOperations(loadBundle(run.document))
-      .map((o) => o.operationId)
-      .filter((id) => (run.include ? run.include.includes(id) : !(run.exclude ?? []).includes(id)));
-    const seen = covered.get(run.document) ?? new Set<string>();
-    for (const id of ids) seen.add(id);
-    covered.set(run.document, seen);
+  for (const seed of options.seeds) {
+    // Fresh enrollments per seed. The removals, two calls each, run with the first seed only.
+    const first = seed === options.seeds[0];
+    const { runs, skipped } = await plannedRuns(target, first);
+    if (first) result.skipped.push(...skipped);
+    for (const planned of runs) {
+      const run = { ...planned, name: `${planned.name} seed ${seed}` };
+      const name = reportName(planned, options, seed);
+      const args = argsFor(planned, target, options, seed);
+      const { code, output } = await execute(env.schemathesis, args, { ...process.env, CONTRACT_ACCOUNT_ID: run.accountId }, 300_000);
+      await writeFile(join(reportsDir, `schemathesis-${name}.txt`), output);
+      let report: JsonReport;
+      try {
+        report = JSON.parse(await readFile(join(reportsDir, `schemathesis-${name}.json`), 'utf8')) as JsonReport;
+      } catch {
+        result.problems.push(`${run.name}: Schemathesis exited with ${code} and wrote no report:\n${output.slice(-4000)}`);
+        continue;
+      }
+      const ids = listOperations(loadBundle(run.document))
+        .map((o) => o.operationId)
+        .filter((id) => (run.include ? run.include.includes(id) : !(run.exclude ?? []).includes(id)));
+      const seen = covered.get(run.document) ?? new Set<string>();
+      for (const id of ids) seen.add(id);
+      covered.set(run.document, seen);
 
-    const { failures, serverErrors, violations, crashes } = summarize(report);
-    const phases = Object.entries(report.phases)
-      .map(([phase, { status, skip_reason }]) => `${phase} ${status === 'skip' ? `skipped (${skip_reason})` : status}`)
-      .join(', ');
-    result.lines.push(
-      `${run.name}: ${report.operations.tested}/${report.operations.selected} operations, ${count(report.test_cases.generated, 'case')}, ` +
-        `${count(failures, 'failure')} (${count(serverErrors, 'server error')}, ${count(violations, 'schema violation')}), ` +
-        `${count(crashes, 'crash')}; ${phases}`,
-    );
-    for (const failure of report.failures) {
-      result.problems.push(`${run.name}: ${failure.code} ${failure.title} (${failure.count}): ${failure.operations.join(', ')}`);
-    }
-    if (crashes > 0 || code !== 0) {
-      if (report.failures.length === 0) result.problems.push(`${run.name}: Schemathesis exited with ${code}, ${count(crashes, 'crash')}`);
-      // The reproductions (curl lines) of a kind of failure are shown once; every run's are in its file.
-      const fresh = report.failures.some((f) => !shown.has(f.code)) || report.failures.length === 0;
-      for (const failure of report.failures) shown.add(failure.code);
-      const file = `packages/contract-tests/reports/schemathesis-${run.name}.txt`;
-      result.problems.push(fresh ? `${run.name}: reproductions (all in ${file}):\n${excerpt(output)}` : `${run.name}: reproductions in ${file}`);
+      const { failures, serverErrors, violations, crashes } = summarize(report);
+      const phases = Object.entries(report.phases)
+        .map(([phase, { status, skip_reason }]) => `${phase} ${status === 'skip' ? `skipped (${skip_reason})` : status}`)
+        .join(', ');
+      result.lines.push(
+        `${run.name}: ${report.operations.tested}/${report.operations.selected} operations, ${count(report.test_cases.generated, 'case')}, ` +
+          `${count(failures, 'failure')} (${count(serverErrors, 'server error')}, ${count(violations, 'schema violation')}), ` +
+          `${count(crashes, 'crash')}; ${phases}`,
+      );
+      for (const failure of report.failures) {
+        result.problems.push(`${run.name}: ${failure.code} ${failure.title} (${failure.count}): ${failure.operations.join(', ')}`);
+      }
+      if (crashes > 0 || code !== 0) {
+        if (report.failures.length === 0) result.problems.push(`${run.name}: Schemathesis exited with ${code}, ${count(crashes, 'crash')}`);
+        // The reproductions (curl lines) of a kind of failure are shown once; every run's are in its file.
+        const fresh = report.failures.some((f) => !shown.has(f.code)) || report.failures.length === 0;
+        for (const failure of report.failures) shown.add(failure.code);
+        const file = `packages/contract-tests/reports/schemathesis-${name}.txt`;
+        result.problems.push(fresh ? `${run.name}: reproductions (all in ${file}):\n${excerpt(output)}` : `${run.name}: reproductions in ${file}`);
+      }
     }
   }
   for (const [document, ids] of covered) {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { packageDir } from '../src/python.ts';
-import { summarize, type JsonReport } from '../src/schemathesis.ts';
+import { defaultSeeds, parseSeeds, summarize, type JsonReport } from '../src/schemathesis.ts';
 
 const report = (failures: JsonReport['failures'], errored = 0): JsonReport => ({
   exit_code: failures.length ? 1 : 0,
@@ -39,4 +39,13 @@ test('requirements.txt pins every package to one version', () => {
     .filter((line) => line.trim() && !line.startsWith('#'));
   assert.ok(lines.some((line) => line.startsWith('schemathesis==')));
   for (const line of lines) assert.match(line, /^[A-Za-z0-9_.-]+==[0-9][\w.]*$/, line);
+});
+
+test('seeds are read from a comma-separated list, `random` drawing a fresh one', () => {
+  assert.deepEqual(
+    parseSeeds('20201012, 7,random', () => 42),
+    [20201012, 7, 42],
+  );
+  assert.throws(() => parseSeeds('7,abc'), /--seed takes numbers or "random"/);
+  assert.equal(new Set(parseSeeds(defaultSeeds)).size, 4);
 });

@@ -44,6 +44,8 @@ export interface WebhookOptions {
   timeoutMs?: number;
   /** Longest sleep between outbox checks (default 1 s). */
   pollMs?: number;
+  /** How long a claimed delivery stays out of other workers' reach (default: the timeout plus a minute). */
+  leaseMs?: number;
   concurrency?: number;
   /** Version of every event payload (default: the default version of each event's application). */
   version?: string;
@@ -191,6 +193,7 @@ export function createApp(options: AppOptions = {}): App {
     timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
     pollMs: options.webhooks?.pollMs ?? 1_000,
     concurrency: options.webhooks?.concurrency ?? 4,
+    ...(options.webhooks?.leaseMs ? { leaseMs: options.webhooks.leaseMs } : {}),
     fetch: options.webhooks?.fetch ?? transport.fetch,
     onError: logError,
   });

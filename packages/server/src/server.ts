@@ -4,9 +4,9 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { createApp, type App, type AppOptions } from './app.ts';
-import { answerClientError } from './http/client-error.ts';
+import { answerClientError, unbuildableRequest } from './http/client-error.ts';
 
 export interface TlsOptions {
   key: string | Buffer;
@@ -41,7 +41,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   const tls = options.tls;
-  const toApp = getRequestListener(app.fetch);
+  const toApp = getRequestListener(app.fetch, {
+    // A request the adapter cannot turn into a Request (a backslash in the path, a bad Host) never reaches the app:
+    // it is answered here, in the error shape every other refusal has.
+    errorHandler: (error) => (error instanceof RequestError ? unbuildableRequest(error) : undefined),
+  });
   // Replayed reads are written before the adapter builds a Request for the app.
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     app.serveCached(incoming, outgoing, () => void toApp(incoming, outgoing));

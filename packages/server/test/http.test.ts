@@ -95,6 +95,22 @@ describe('over HTTP with a SQLite file', () => {
     assert.equal((await call('GET', '/institutions')).status, 200);
   });
 
+  test('a body with a Content-Encoding the server does not decode is refused with 415 and makes nothing', async () => {
+    const created = await call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const token = created.body.access_token;
+    const checking = created.body.accounts[0].id;
+    const path = `/accounts/${checking}/payments`;
+    const sent = await call('POST', path, {
+      token,
+      json: { amount: '1.00', memo: 'Encoded', payee },
+      headers: { 'content-encoding': 'gzip' },
+      unchecked: true,
+    });
+    assert.equal(sent.status, 415, sent.text);
+    assert.equal(sent.body.error.code, 'unsupported_media_type');
+    assert.deepEqual((await call('GET', path, { token })).body, []);
+  });
+
   test('concurrent payments with one key over many connections make one payment', async () => {
     const created = await call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
     const token = created.body.access_token;

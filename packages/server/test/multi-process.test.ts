@@ -3,11 +3,9 @@
 // Idempotency-Key makes one payment whichever process each request reaches, and every event
 // is delivered once although both processes run a delivery worker.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
+import { startListening } from './helpers/child.ts';
 import { caller, eventually, receiver, type Caller, type Receiver } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
 import { describeUnless } from './helpers/stores.ts';
@@ -26,26 +24,10 @@ interface Child {
 
 /** Starts `src/main.ts` on a free port and resolves with its URL once it listens. */
 async function startProcess(databaseUrl: string): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, ['src/main.ts'], {
+  const { child, url, output, exited } = await startListening('src/main.ts', {
     cwd: join(import.meta.dirname, '..'),
     // Behind a load balancer every process has the same public URL: links do not depend on which one answers.
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://sandbox.test', ACCESS_LOG: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = once(child, 'exit');
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "Listening on" within 30 s: ${output.join('')}`)), 30_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      output.push(line);
-      const match = /^Listening on (\S+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    void exited.then(([code]) => reject(new Error(`exited with ${code}: ${output.join('\n')}`)));
   });
   return {
     url,

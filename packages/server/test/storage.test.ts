@@ -278,6 +278,27 @@ for (const kind of await storeKinds()) {
       assert.equal((await store.transaction((tx) => tx.outbox.claimDue(10_000, 50, 20_000))).length, 31);
     });
 
+    test('a connection cut in the middle of a transaction fails that transaction, not the process', { skip: kind.name === 'sqlite' && 'a PostgreSQL connection' }, async () => {
+      const admin = new pg.Client({ connectionString: location.url });
+      await admin.connect();
+      try {
+        await assert.rejects(
+          store.transaction(async (tx) => {
+            await tx.enrollments.get('enr_1');
+            // The connection this transaction holds dies between two statements, as in a database restart.
+            await admin.query(
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'aggregation-server' AND state = 'idle in transaction'",
+            );
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            await tx.enrollments.get('enr_1');
+          }),
+        );
+        assert.ok(await store.enrollments.get('enr_1'), 'the next statement gets a working connection');
+      } finally {
+        await admin.end();
+      }
+    });
+
     test('data survives closing and reopening', async () => {
       await store.close();
       store = openStore(location);

@@ -1,6 +1,7 @@
 // Node's HTTP parser refuses some requests before the app sees them (a garbage request line, a
-// duplicate Content-Length, headers over the size limit). They are answered here, in the error
-// shape every other failure has, and the connection is closed: what follows on it cannot be parsed.
+// duplicate Content-Length, headers over the size limit), and the adapter refuses others it cannot
+// turn into a Request (a backslash in the path). They are answered here, in the error shape every
+// other failure has; after a parser error the connection is closed: what follows cannot be parsed.
 import type { Duplex } from 'node:stream';
 
 interface ClientFailure {
@@ -42,4 +43,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
       'Connection: close\r\n\r\n' +
       body,
   );
+}
+
+/** The answer to a request the Node adapter could not build (its `RequestError`): 400 in the error shape. */
+export function unbuildableRequest(error: Error): Response {
+  return Response.json({ error: { code: 'bad_request', message: `The request cannot be read: ${error.message}.` } }, { status: 400 });
 }

@@ -20,6 +20,11 @@ export interface TestPostgres {
   database(): Promise<string>;
   /** Drops the databases made here and stops the private cluster, if one was started. */
   stop(): Promise<void>;
+  /**
+   * Stops the private cluster's server for an outage (`start()` brings it back on the same port and data);
+   * undefined when the server is not ours to stop (TEST_DATABASE_URL, DATABASE_URL).
+   */
+  outage?: { stop(): void; start(): void };
 }
 
 const INSTALL_HINT = 'install PostgreSQL (Debian: apt-get install -y postgresql) or set TEST_DATABASE_URL';
@@ -55,6 +60,7 @@ function asOwner(command: string, args: string[]): [string, string[]] {
 interface Cluster {
   url: string;
   stop(): void;
+  outage: { stop(): void; start(): void };
 }
 
 async function startCluster(bin: string): Promise<Cluster> {
@@ -87,11 +93,17 @@ async function startCluster(bin: string): Promise<Cluster> {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
     const port = await freePort();
     const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    run('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '30', '-o', settings]);
+    const start = () => run('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '30', '-o', settings]);
+    start();
     started = true;
     // A test process that dies without stop() must not leave a server behind.
     process.once('exit', stop);
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+    const outage = {
+      // Fast shutdown: sessions are cut as in a crash of the database host, the data stays for start().
+      stop: () => run('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']),
+      start,
+    };
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, outage };
   } catch (error) {
     const output = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '';
     stop();
@@ -131,6 +143,7 @@ export async function testPostgres(): Promise<TestPostgres> {
   const made: string[] = [];
   return {
     skip: false,
+    ...(cluster ? { outage: cluster.outage } : {}),
     async database() {
       const name = `test_${randomBytes(6).toString('hex')}`;
       await admin.query(`CREATE DATABASE ${name}`);

@@ -11,6 +11,12 @@ import type { AppEnv } from '../env.ts';
 
 export type ErrorLogger = (error: unknown, c: Context<AppEnv>) => void;
 
+/** The request's stream was aborted before it ended: its body can never be read. */
+function clientWentAway(c: Context<AppEnv>): boolean {
+  const incoming = c.env?.incoming;
+  return incoming !== undefined && incoming.destroyed && !incoming.complete;
+}
+
 export function errorResponse(c: Context<AppEnv>, error: unknown, log?: ErrorLogger): Response {
   let failure: ApiError;
   if (error instanceof ApiError) {
@@ -24,6 +30,10 @@ export function errorResponse(c: Context<AppEnv>, error: unknown, log?: ErrorLog
       undefined,
       { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
     );
+  } else if (clientWentAway(c)) {
+    // The client broke off its request (a reset, a malformed chunk): nobody is left to read an answer, and nothing
+    // on our side went wrong.
+    failure = new ApiError(400, 'bad_request', 'The request was broken off before its body was complete.');
   } else if (error instanceof HTTPException && error.status < 500) {
     failure = new ApiError(error.status, error.status === 413 ? 'payload_too_large' : 'bad_request', error.message || 'The request is malformed.');
   } else {

@@ -58,6 +58,23 @@ async function readBody(text: string, contentType: string | undefined): Promise<
   throw new ApiError(400, 'bad_request', `Unsupported Content-Type "${mediaType}": send ${JSON_TYPE} or ${FORM}.`);
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text; bytes that are not UTF-8 are refused rather than read as U+FFFD (which would store other text). */
+function decodeBody(bytes: ArrayBuffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw badRequest('The request body is not valid UTF-8.');
+  }
+}
+
+/** Bodies are read as sent: a compressed one would be parsed as if it were plain, so it is refused. */
+function refuseContentEncoding(encoding: string | undefined): void {
+  if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return;
+  throw new ApiError(415, 'unsupported_media_type', `Unsupported Content-Encoding "${encoding}": send the body uncompressed.`);
+}
+
 export function validateRequest(validators: Validators, operationId: string, document: 'api' | 'sandbox'): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const version = c.get('version');
@@ -65,7 +82,8 @@ export function validateRequest(validators: Validators, operationId: string, doc
     if (!validator) throw new Error(`no description loaded for ${document} ${version}`);
     let body: { mediaType: string; value: unknown } | undefined;
     if (c.req.method !== 'GET' && c.req.method !== 'DELETE' && c.req.method !== 'OPTIONS') {
-      body = await readBody(await c.req.text(), c.req.header('content-type'));
+      refuseContentEncoding(c.req.header('content-encoding'));
+      body = await readBody(decodeBody(await c.req.arrayBuffer()), c.req.header('content-type'));
       if (body && document === 'api') body = { ...body, value: upgradeRequest(version, operationId, body.value) };
     }
     const result = validator.validate(operationId, {

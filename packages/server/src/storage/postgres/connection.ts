@@ -37,6 +37,9 @@ export function createPool(options: PoolOptions): pg.Pool {
   });
   // An idle client that loses its connection emits here; without a listener the process would exit.
   pool.on('error', () => undefined);
+  // So does a client in use (a transaction between two statements) when the database goes away: its next
+  // statement fails instead, the transaction answers an error, and the broken client leaves the pool.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -1,0 +1,49 @@
+// Starts src/serve.ts in a child process and stops it gently (SIGTERM) or as a crash does (SIGKILL).
+import { join } from 'node:path';
+import type { StorageOptions } from '@aggregation/server';
+import { startListening } from '@aggregation/server/test/child';
+
+export interface ServerProcess {
+  url: string;
+  /** Port it listens on, for raw sockets. */
+  port: number;
+  /** Everything it printed (stdout and stderr lines). */
+  output: string[];
+  /** Lines of unexpected errors it logged (each a 500 in the making). */
+  errors(): string[];
+  /** SIGKILL: no cleanup, no flush, as a crash or an OOM kill. Resolves once it is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM: the server's own graceful close. */
+  stop(): Promise<void>;
+}
+
+const entry = join(import.meta.dirname, 'serve.ts');
+
+export async function startServerProcess(location: StorageOptions, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const { child, url, output, exited } = await startListening(entry, {
+    env: {
+      ...process.env,
+      ...(location.url ? { DATABASE_URL: location.url } : { DATABASE_PATH: location.path ?? ':memory:' }),
+      ...env,
+    },
+  });
+  let ending = false;
+  // A server that dies on its own says so among its errors, with what it printed last.
+  void exited.then(([code, signal]) => {
+    if (!ending) output.push(`unexpected error: the server exited (${code ?? signal}): ${output.slice(-20).join('\n')}`);
+  });
+  const end = async (signal: NodeJS.Signals) => {
+    ending = true;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await exited;
+  };
+  return {
+    url,
+    port: Number(new URL(url).port),
+    output,
+    errors: () => output.filter((line) => line.startsWith('unexpected error')),
+    kill: () => end('SIGKILL'),
+    stop: () => end('SIGTERM'),
+  };
+}

@@ -1,0 +1,28 @@
+// What the suite checked, in numbers, printed once when the test process ends.
+export const tally = {
+  requests: 0,
+  kills: 0,
+  acknowledgedPayments: 0,
+  storedPayments: 0,
+  acknowledgedEvents: 0,
+  deliveredEvents: 0,
+  /** Deliveries of an event already received: at least once, an attempt cut by a kill is made again. */
+  eventsSentAgain: 0,
+  outageRequests: 0,
+  outageRefusals: 0,
+  cases: 0,
+  floodConnections: 0,
+  floodRequests: 0,
+};
+
+process.once('exit', () => {
+  const t = tally;
+  const lines = [
+    `${t.requests} requests`,
+    t.kills ? `${t.kills} kills -9: payments acknowledged ${t.acknowledgedPayments}, stored ${t.storedPayments}; events acknowledged ${t.acknowledgedEvents}, delivered ${t.deliveredEvents} (${t.eventsSentAgain} sent again after a kill)` : '',
+    t.outageRequests ? `database outage: ${t.outageRequests} requests, ${t.outageRefusals} answered 5xx in the error shape` : '',
+    t.cases ? `${t.cases} hostile cases` : '',
+    t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',
+  ].filter(Boolean);
+  console.log(`# fault suite: ${lines.join('; ')}`);
+});

@@ -1,0 +1,147 @@
+// kill -9 of the server under concurrent idempotent payments and event firing, then a restart on
+// the same database: every acknowledged payment (202) is stored exactly once, retrying any request
+// with its Idempotency-Key never makes a second payment, the balances are debited by exactly what
+// was stored, and every acknowledged event reaches a loopback receiver.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { eventually, receiver, type Receiver } from '@aggregation/server/test/harness';
+import { describeUnless, storeKinds } from '@aggregation/server/test/stores';
+import type { StorageOptions } from '@aggregation/server';
+import { callerOf, enroll, payee, type Caller, type Enrolled } from '../src/api.ts';
+import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
+import { tally } from '../src/tally.ts';
+
+const KILLS = 3;
+const WORKERS = 6;
+/** Acknowledgements to wait for in each life of the server before killing it (bounded in time too). */
+const ACKS_PER_LIFE = 30;
+const LIFE_MS = 5_000;
+const AMOUNT_CENTS = 123;
+
+const kinds = await storeKinds();
+
+for (const kind of kinds) {
+  describeUnless(kind.skip, `kill -9 under load on ${kind.name}`, { timeout: 180_000 }, () => {
+    let location: StorageOptions;
+    let server: ServerProcess;
+    let call: Caller;
+    let enrolled: Enrolled;
+    let hook: Receiver;
+    let secrets: string[] = [];
+    let ledgerBefore: number;
+    let availableBefore: number;
+    const attemptedKeys = new Set<string>();
+    const acknowledged = new Map<string, string>();
+    const acknowledgedEvents = new Set<string>();
+
+    const start = async () => {
+      server = await startServerProcess(location);
+      call = callerOf(server.url);
+    };
+    const cents = (amount: string) => Math.round(Number(amount) * 100);
+    const pay = (key: string) =>
+      call('POST', `/accounts/${enrolled.checking}/payments`, {
+        token: enrolled.token,
+        json: { amount: (AMOUNT_CENTS / 100).toFixed(2), memo: key, payee },
+        headers: { 'idempotency-key': key },
+      });
+
+    before(async () => {
+      location = await kind.location(true);
+      await start();
+      enrolled = await enroll(call);
+      hook = await receiver(() => secrets);
+      const settings = await call('PUT', '/sandbox/webhook', { token: enrolled.token, json: { url: hook.url } });
+      assert.equal(settings.status, 200, settings.text);
+      secrets = settings.body.secrets.map((secret: { secret: string }) => secret.secret);
+      const balances = await call('GET', `/accounts/${enrolled.checking}/balances`, { token: enrolled.token });
+      ledgerBefore = cents(balances.body.ledger);
+      availableBefore = cents(balances.body.available);
+    });
+    after(async () => {
+      await server?.stop();
+      await hook?.close();
+    });
+
+    test(`${KILLS} kills during concurrent payments and events, each followed by a restart on the same database`, async () => {
+      for (let life = 0; life < KILLS; life++) {
+        let killing = false;
+        let acks = 0;
+        const worker = async (id: number) => {
+          for (let i = 0; !killing; i++) {
+            const key = `crash-${life}-${id}-${i}`;
+            attemptedKeys.add(key);
+            try {
+              const [paid, fired] = await Promise.all([
+                pay(key),
+                call('POST', '/sandbox/events', { token: enrolled.token, json: { type: 'webhook.test' } }),
+              ]);
+              if (paid.status === 202) {
+                acknowledged.set(key, paid.body.id);
+                acks++;
+              } else assert.fail(`payment ${key} answered ${paid.status}: ${paid.text}`);
+              if (fired.status === 202) acknowledgedEvents.add(fired.body.id);
+              else assert.fail(`event answered ${fired.status}: ${fired.text}`);
+            } catch (error) {
+              // The connection died with the server: not acknowledged, so the client may retry (below).
+              if (!killing) throw error;
+            }
+          }
+        };
+        const workers = Array.from({ length: WORKERS }, (_, id) => worker(id));
+        const deadline = Date.now() + LIFE_MS;
+        while (acks < ACKS_PER_LIFE && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+        assert.ok(acks > 0, `no payment was acknowledged in ${LIFE_MS} ms`);
+        // Requests are in flight: new ones stop once the kill is under way.
+        killing = true;
+        await server.kill();
+        tally.kills++;
+        await Promise.all(workers);
+        assert.deepEqual(server.errors(), [], 'the server logged unexpected errors before the kill');
+        await start();
+      }
+    });
+
+    test('every acknowledged payment is stored once, and a retry with its key returns it rather than paying again', async () => {
+      const stored = await call('GET', `/accounts/${enrolled.checking}/payments`, { token: enrolled.token });
+      assert.equal(stored.status, 200, stored.text);
+      const ids = (stored.body as { id: string }[]).map((payment) => payment.id);
+      assert.equal(new Set(ids).size, ids.length, 'a payment is listed twice');
+      for (const id of acknowledged.values()) assert.ok(ids.includes(id), `acknowledged payment ${id} was lost`);
+      tally.acknowledgedPayments += acknowledged.size;
+      const acknowledgedIds = new Set(acknowledged.values());
+      tally.storedPayments += ids.filter((id) => acknowledgedIds.has(id)).length;
+      // A client retries what it never saw answered: each key makes one payment, whatever the crash left.
+      for (const key of attemptedKeys) {
+        const retried = await pay(key);
+        assert.equal(retried.status, 202, retried.text);
+        if (acknowledged.has(key)) assert.equal(retried.body.id, acknowledged.get(key), `retrying ${key} paid again`);
+      }
+      const afterRetries = await call('GET', `/accounts/${enrolled.checking}/payments`, { token: enrolled.token });
+      assert.equal(afterRetries.body.length, attemptedKeys.size, 'each Idempotency-Key made exactly one payment');
+    });
+
+    test('the balances are debited by exactly the payments stored', async () => {
+      const balances = await call('GET', `/accounts/${enrolled.checking}/balances`, { token: enrolled.token });
+      const debited = attemptedKeys.size * AMOUNT_CENTS;
+      assert.equal(cents(balances.body.ledger), ledgerBefore - debited);
+      assert.equal(cents(balances.body.available), availableBefore - debited);
+      const transactions = await call('GET', `/accounts/${enrolled.checking}/transactions?count=10000`, { token: enrolled.token });
+      const debits = (transactions.body as { amount: string }[]).filter((txn) => txn.amount === `-${(AMOUNT_CENTS / 100).toFixed(2)}`);
+      assert.equal(debits.length, attemptedKeys.size, 'one transaction per payment');
+    });
+
+    test('every acknowledged event is delivered', async () => {
+      // At least once: an event sent just before a kill is sent again, so count distinct ids, not arrivals.
+      const delivered = () => new Set(hook.events.map((received) => received.event.id as string));
+      await eventually(() => [...acknowledgedEvents].every((id) => delivered().has(id)), 30_000).catch(() => undefined);
+      const arrived = delivered();
+      for (const id of acknowledgedEvents) assert.ok(arrived.has(id), `acknowledged event ${id} was not delivered within 30 s`);
+      assert.deepEqual(hook.rejected, []);
+      tally.acknowledgedEvents += acknowledgedEvents.size;
+      tally.deliveredEvents += [...acknowledgedEvents].filter((id) => arrived.has(id)).length;
+      tally.eventsSentAgain += hook.events.length - arrived.size;
+      assert.deepEqual(server.errors(), [], 'the server logged unexpected errors');
+    });
+  });
+}
