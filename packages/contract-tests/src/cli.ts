@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // `npm run test:contract [-- options]`: every contract check against a server, with what each checked in numbers.
 //
 //   --base-url <url>     check a server elsewhere instead of starting this repository's server

@@ -1,0 +1,65 @@
+// `npm run release:pack`: every artifact an integrator installs, built into dist/release/ and checked the way a
+// registry's users would meet it. The npm packages are the workspaces that are not private: each is built, packed
+// with `npm pack` (with the repository's LICENSE beside its README), then linted from its tarball by publint and
+// @arethetypeswrong/cli. Any problem either reports fails the run.
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { publishedPackages, releaseDir, repoRoot } from './release/packages.ts';
+
+const run = promisify(execFile);
+const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
+
+async function packOne(dir: string): Promise<string> {
+  const license = join(dir, 'LICENSE');
+  await copyFile(join(repoRoot, 'LICENSE'), license);
+  try {
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', releaseDir], { cwd: dir });
+    const [packed] = JSON.parse(stdout) as { filename: string }[];
+    if (!packed) throw new Error(`npm pack printed no tarball for ${dir}`);
+    return join(releaseDir, packed.filename);
+  } finally {
+    await rm(license, { force: true });
+  }
+}
+
+async function lintOne(tarball: string): Promise<string[]> {
+  const problems: string[] = [];
+  const { messages, pkg } = await publint({ pack: { tarball: (await readFile(tarball)).buffer as ArrayBuffer }, strict: true, level: 'suggestion' });
+  for (const message of messages) problems.push(`publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
+  // ESM only by design: `require()` of it works where Node.js loads ES modules synchronously (20.19, 22.12 and newer),
+  // so attw's profile for ESM-only packages, which still checks every ESM and bundler resolution.
+  try {
+    await run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color']);
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    problems.push(`attw:\n${stdout}${stderr}`);
+  }
+  return problems;
+}
+
+await rm(releaseDir, { recursive: true, force: true });
+await mkdir(releaseDir, { recursive: true });
+const packages = await publishedPackages();
+console.log(`building ${packages.map((entry) => entry.name).join(', ')}`);
+await run(bin('turbo'), ['run', 'build', '--output-logs=errors-only', ...packages.map((entry) => `--filter=${entry.name}`)], {
+  cwd: repoRoot,
+  env: { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env },
+});
+
+let failed = 0;
+for (const entry of packages) {
+  const tarball = await packOne(entry.dir);
+  const problems = await lintOne(tarball);
+  console.log(`${problems.length ? '✗' : '✓'} ${entry.name}@${entry.version}: ${tarball.slice(repoRoot.length + 1)}`);
+  for (const problem of problems) console.log(`    ${problem.replaceAll('\n', '\n    ')}`);
+  if (problems.length) failed++;
+}
+if (failed) {
+  console.error(`${failed} of ${packages.length} packages have problems`);
+  process.exit(1);
+}
+console.log(`${packages.length} npm packages in ${releaseDir.slice(repoRoot.length + 1)}, publint and attw clean`);
