@@ -1,14 +1,14 @@
-// `npm run release:pack`: every artifact an integrator installs, built into dist/release/ and checked the way a
-// registry's users would meet it. The npm packages are the workspaces that are not private: each is built, packed
-// with `npm pack` (with the repository's LICENSE beside its README), then linted from its tarball by publint and
-// @arethetypeswrong/cli. Any problem either reports fails the run.
+// `npm run release:pack`: every artifact an integrator installs, packed into dist/release/ and checked the way a
+// registry's users would meet it. The npm packages are the workspaces that are not private: turbo has built each
+// (`^build`), `npm pack` packs it (with the repository's LICENSE beside its README), then publint and
+// @arethetypeswrong/cli lint its tarball. Any problem either reports fails the run.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { publishedPackages, releaseDir, repoRoot } from './release/packages.ts';
+import { publishedPackages, releaseDir, repoRoot } from './packages.ts';
 
 const run = promisify(execFile);
 const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
@@ -44,11 +44,6 @@ async function lintOne(tarball: string): Promise<string[]> {
 await rm(releaseDir, { recursive: true, force: true });
 await mkdir(releaseDir, { recursive: true });
 const packages = await publishedPackages();
-console.log(`building ${packages.map((entry) => entry.name).join(', ')}`);
-await run(bin('turbo'), ['run', 'build', '--output-logs=errors-only', ...packages.map((entry) => `--filter=${entry.name}`)], {
-  cwd: repoRoot,
-  env: { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env },
-});
 
 let failed = 0;
 for (const entry of packages) {
