@@ -3,3 +3,4 @@ export { generateGoClient, goClientModule, goSmokeDir } from './go.ts';
 export { bundlePath, clientsDir, goClientDir, pythonClientDir, venvDir } from './paths.ts';
 export { ensureVenv, generatePythonClient, venvEnv, venvPython } from './python.ts';
 export { findToolchain, missingTool } from './toolchain.ts';
+export { assemblePythonPackage, buildPythonPackage, pythonLayerDir, pythonPackageDir, webhookVectorsPath } from './python-package.ts';
