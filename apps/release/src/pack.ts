@@ -1,14 +1,17 @@
 // `npm run release:pack`: every artifact an integrator installs, packed into dist/release/ and checked the way a
 // registry's users would meet it. The npm packages are the workspaces that are not private: turbo has built each
 // (`^build`), `npm pack` packs it (with the repository's LICENSE beside its README), then publint and
-// @arethetypeswrong/cli lint its tarball. Any problem either reports fails the run.
+// @arethetypeswrong/cli lint its tarball. Any problem either reports fails the run. The Python package
+// aggregation-client is built as a wheel and an sdist into dist/release/python/ and checked by `twine check`.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { buildPythonPackage, ensureVenv, findToolchain, generatePythonClient, missingTool } from '@aggregation/polyglot';
+import { skipWhenMissing } from '@aggregation/test-support';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { publishedPackages, releaseDir, repoRoot } from './packages.ts';
+import { publishedPackages, pythonReleaseDir, releaseDir, repoRoot } from './packages.ts';
 
 const run = promisify(execFile);
 const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
@@ -53,6 +56,14 @@ for (const entry of packages) {
   for (const problem of problems) console.log(`    ${problem.replaceAll('\n', '\n    ')}`);
   if (problems.length) failed++;
 }
+const toolchain = findToolchain();
+if (!skipWhenMissing('the Python package', missingTool('python', toolchain))) {
+  await ensureVenv(toolchain.python!);
+  await generatePythonClient();
+  const artifacts = await buildPythonPackage(pythonReleaseDir);
+  console.log(`✓ aggregation-client (Python): ${artifacts.map((file) => file.slice(repoRoot.length + 1)).join(', ')}, twine check clean`);
+}
+
 if (failed) {
   console.error(`${failed} of ${packages.length} packages have problems`);
   process.exit(1);

@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 export const repoRoot = join(import.meta.dirname, '..', '..', '..');
 /** Where `npm run release:pack` writes every artifact (gitignored). */
 export const releaseDir = join(repoRoot, 'dist', 'release');
+/** The Python package's wheel and sdist. */
+export const pythonReleaseDir = join(releaseDir, 'python');
 
 export type PublishedPackage = { name: string; version: string; dir: string };
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,10 +17,12 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
-import { publishedPackages, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
+import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
+import { publishedPackages, pythonReleaseDir, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
 
 const run = promisify(execFile);
 const consumerTemplate = join(import.meta.dirname, '..', 'consumer');
+const pythonExamplesDir = join(pythonLayerDir, 'examples');
 
 /** The machine's own Node.js: the first `node` on PATH that is not the project's pinned one under node_modules. */
 function machineNode(): string | undefined {
@@ -55,6 +57,8 @@ const nodes = [
   })(),
 ];
 const skipMachineNode = skipWhenMissing("the consumer test on the machine's Node.js", nodes.length < 2 && 'no node on PATH besides node_modules/.bin');
+const toolchain = findToolchain();
+const skipPython = skipWhenMissing('the consumer test of the Python package', missingTool('python', toolchain));
 const chromiumPath = findChromium();
 const skipBrowser = skipWhenMissing('the consumer test in a browser', !chromiumPath && 'Chromium is not installed (Debian package `chromium`, or set CHROMIUM_PATH)');
 
@@ -133,6 +137,40 @@ describe('the packed npm packages, installed outside the repository', () => {
     );
     assert.equal(failed?.code, 1);
     assert.match(failed.stderr, /@aggregation\/server needs Node\.js 24 or newer/);
+  });
+
+  it('Python: the wheel in a fresh virtualenv runs the quick start and verify_webhook', { skip: skipPython }, async () => {
+    const wheel = readdirSync(pythonReleaseDir).find((file) => file.endsWith('.whl'));
+    assert.ok(wheel, 'no wheel in dist/release/python: npm run release:pack');
+    const venv = join(project, 'venv');
+    await run(toolchain.python!, ['-m', 'venv', venv], { env: cleanEnv() });
+    const python = join(venv, 'bin', 'python');
+    await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', join(pythonReleaseDir, wheel)], {
+      env: cleanEnv(),
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    await copyFile(join(pythonExamplesDir, 'quickstart.py'), join(project, 'quickstart.py'));
+    const { stdout } = await run(python, ['quickstart.py'], {
+      cwd: project,
+      env: cleanEnv({ AGGREGATION_TOKEN: token, AGGREGATION_BASE_URL: baseUrl }),
+    });
+    const lines = stdout.trim().split('\n');
+    assert.deepEqual(lines.slice(0, -1).map((line) => line.split(' ')[1]), expectedAccountTypes);
+    assert.equal(lines.at(-1), '404 not_found');
+    const verify = [
+      'import json, sys',
+      'from aggregation_client import WebhookVerificationError, verify_webhook',
+      'i = json.loads(sys.argv[1])',
+      'event = verify_webhook(i["body"].encode(), i["header"], [i["secret"]], now=i["now"] / 1000)',
+      'try:',
+      '    verify_webhook(i["body"].replace("{}", \'{"forged":true}\'), i["header"], i["secret"], now=i["now"] / 1000)',
+      '    forged = "accepted"',
+      'except WebhookVerificationError as error:',
+      '    forged = error.reason',
+      'print(json.dumps({"event": event["type"], "forged": forged}))',
+    ].join('\n');
+    const verified = await run(python, ['-c', verify, JSON.stringify(input())], { cwd: project, env: cleanEnv() });
+    assert.deepEqual(JSON.parse(verified.stdout), { event: 'webhook.test', forged: 'signature_mismatch' });
   });
 
   it('type-checks a TypeScript file against the installed declarations', async () => {
