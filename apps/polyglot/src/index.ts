@@ -4,3 +4,4 @@ export { bundlePath, clientsDir, goClientDir, pythonClientDir, venvDir } from '.
 export { ensureVenv, generatePythonClient, venvEnv, venvPython } from './python.ts';
 export { findToolchain, missingTool } from './toolchain.ts';
 export { assemblePythonPackage, buildPythonPackage, pythonLayerDir, pythonPackageDir, webhookVectorsPath } from './python-package.ts';
+export { buildGoModule, goLayerDir } from './go-module.ts';

@@ -32,22 +32,22 @@ function releaseModule(): string {
   ].join('\n');
 }
 
-/** Assembles the package's source tree from the generated client (run generatePythonClient first). */
-export function assemblePythonPackage(): string {
-  rmSync(pythonPackageDir, { recursive: true, force: true });
-  mkdirSync(pythonPackageDir, { recursive: true });
-  const target = join(pythonPackageDir, 'aggregation_client');
+/** Assembles the package's source tree into `dir` from the generated client (run generatePythonClient first). */
+export function assemblePythonPackage(dir = pythonPackageDir): string {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const target = join(dir, 'aggregation_client');
   cpSync(join(pythonClientDir, 'aggregation_client'), target, { recursive: true });
   cpSync(join(pythonLayerDir, 'aggregation_client'), target, { recursive: true });
   writeFileSync(join(target, '_release.py'), releaseModule());
-  for (const file of ['pyproject.toml', 'README.md']) cpSync(join(pythonLayerDir, file), join(pythonPackageDir, file));
-  cpSync(join(repoRoot, 'LICENSE'), join(pythonPackageDir, 'LICENSE'));
-  return pythonPackageDir;
+  for (const file of ['pyproject.toml', 'README.md']) cpSync(join(pythonLayerDir, file), join(dir, file));
+  cpSync(join(repoRoot, 'LICENSE'), join(dir, 'LICENSE'));
+  return dir;
 }
 
-/** The wheel and the sdist of the assembled package in `outDir`, checked by `twine check --strict`. */
-export async function buildPythonPackage(outDir: string): Promise<string[]> {
-  const source = assemblePythonPackage();
+/** The wheel and the sdist of the package in `outDir`, checked by `twine check --strict`; assembled in `sourceDir`. */
+export async function buildPythonPackage(outDir: string, sourceDir = pythonPackageDir): Promise<string[]> {
+  const source = assemblePythonPackage(sourceDir);
   rmSync(outDir, { recursive: true, force: true });
   // Without isolation: setuptools comes pinned from requirements.txt instead of the index at build time.
   await run(venvPython, ['-m', 'build', '--no-isolation', '--outdir', outDir, source], { env: venvEnv() });

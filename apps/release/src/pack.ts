@@ -2,16 +2,17 @@
 // registry's users would meet it. The npm packages are the workspaces that are not private: turbo has built each
 // (`^build`), `npm pack` packs it (with the repository's LICENSE beside its README), then publint and
 // @arethetypeswrong/cli lint its tarball. Any problem either reports fails the run. The Python package
-// aggregation-client is built as a wheel and an sdist into dist/release/python/ and checked by `twine check`.
+// aggregation-client is built as a wheel and an sdist into dist/release/python/ and checked by `twine check`; the Go
+// module aggregation.example/client is written as a folder into dist/release/go/ and checked by `go vet` and `go test`.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildPythonPackage, ensureVenv, findToolchain, generatePythonClient, missingTool } from '@aggregation/polyglot';
+import { buildGoModule, buildPythonPackage, ensureVenv, findToolchain, generateGoClient, generatePythonClient, missingTool } from '@aggregation/polyglot';
 import { skipWhenMissing } from '@aggregation/test-support';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { publishedPackages, pythonReleaseDir, releaseDir, repoRoot } from './packages.ts';
+import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, repoRoot } from './packages.ts';
 
 const run = promisify(execFile);
 const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
@@ -60,8 +61,14 @@ const toolchain = findToolchain();
 if (!skipWhenMissing('the Python package', missingTool('python', toolchain))) {
   await ensureVenv(toolchain.python!);
   await generatePythonClient();
-  const artifacts = await buildPythonPackage(pythonReleaseDir);
+  // Assembled apart from the polyglot tests' copy, which they may be assembling at the same time.
+  const artifacts = await buildPythonPackage(pythonReleaseDir, join(releaseDir, 'python-source'));
   console.log(`✓ aggregation-client (Python): ${artifacts.map((file) => file.slice(repoRoot.length + 1)).join(', ')}, twine check clean`);
+}
+if (!skipWhenMissing('the Go module', missingTool('go', toolchain))) {
+  await generateGoClient(toolchain.go!);
+  await buildGoModule(toolchain.go!, goReleaseDir);
+  console.log(`✓ aggregation.example/client (Go): ${goReleaseDir.slice(repoRoot.length + 1)}/, go vet and go test clean`);
 }
 
 if (failed) {

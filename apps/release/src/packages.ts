@@ -9,6 +9,8 @@ export const repoRoot = join(import.meta.dirname, '..', '..', '..');
 export const releaseDir = join(repoRoot, 'dist', 'release');
 /** The Python package's wheel and sdist. */
 export const pythonReleaseDir = join(releaseDir, 'python');
+/** The Go module, as a folder. */
+export const goReleaseDir = join(releaseDir, 'go');
 
 export type PublishedPackage = { name: string; version: string; dir: string };
 

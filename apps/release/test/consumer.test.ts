@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
 import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
-import { publishedPackages, pythonReleaseDir, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
+import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
 
 const run = promisify(execFile);
 const consumerTemplate = join(import.meta.dirname, '..', 'consumer');
@@ -59,6 +59,7 @@ const nodes = [
 const skipMachineNode = skipWhenMissing("the consumer test on the machine's Node.js", nodes.length < 2 && 'no node on PATH besides node_modules/.bin');
 const toolchain = findToolchain();
 const skipPython = skipWhenMissing('the consumer test of the Python package', missingTool('python', toolchain));
+const skipGo = skipWhenMissing('the consumer test of the Go module', missingTool('go', toolchain));
 const chromiumPath = findChromium();
 const skipBrowser = skipWhenMissing('the consumer test in a browser', !chromiumPath && 'Chromium is not installed (Debian package `chromium`, or set CHROMIUM_PATH)');
 
@@ -171,6 +172,19 @@ describe('the packed npm packages, installed outside the repository', () => {
     ].join('\n');
     const verified = await run(python, ['-c', verify, JSON.stringify(input())], { cwd: project, env: cleanEnv() });
     assert.deepEqual(JSON.parse(verified.stdout), { event: 'webhook.test', forged: 'signature_mismatch' });
+  });
+
+  it('Go: a program built against the module folder (through a replace directive) lists accounts and verifies a webhook', { skip: skipGo }, async () => {
+    assert.ok(existsSync(join(goReleaseDir, 'go.mod')), 'no Go module in dist/release/go: npm run release:pack');
+    const program = join(project, 'go-program');
+    await cp(join(consumerTemplate, 'go'), program, { recursive: true });
+    await cp(goReleaseDir, join(project, 'aggregation-go'), { recursive: true });
+    const goMod = 'module consumer\n\ngo 1.25\n\nrequire aggregation.example/client v0.0.0\n\nreplace aggregation.example/client => ../aggregation-go\n';
+    await writeFile(join(program, 'go.mod'), goMod);
+    await run(toolchain.go!, ['mod', 'tidy'], { cwd: program, env: cleanEnv() });
+    await run(toolchain.go!, ['build', '-o', 'consumer', '.'], { cwd: program, env: cleanEnv() });
+    const { stdout } = await run(join(program, 'consumer'), [], { cwd: program, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify(input()) }) });
+    assert.deepEqual(JSON.parse(stdout), expected());
   });
 
   it('type-checks a TypeScript file against the installed declarations', async () => {
