@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildGoModule, buildPythonPackage, ensureVenv, findToolchain, generateGoClient, generatePythonClient, missingTool } from '@aggregation/polyglot';
+import { buildGoModule, buildPythonPackage, clientsDir, ensureVenv, findToolchain, generateGoClient, generatePythonClient, missingTool } from '@aggregation/polyglot';
 import { skipWhenMissing } from '@aggregation/test-support';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
@@ -62,7 +62,7 @@ if (!skipWhenMissing('the Python package', missingTool('python', toolchain))) {
   await ensureVenv(toolchain.python!);
   await generatePythonClient();
   // Assembled apart from the polyglot tests' copy, which they may be assembling at the same time.
-  const artifacts = await buildPythonPackage(pythonReleaseDir, join(releaseDir, 'python-source'));
+  const artifacts = await buildPythonPackage(pythonReleaseDir, join(clientsDir, 'python-package-release'));
   console.log(`✓ aggregation-client (Python): ${artifacts.map((file) => file.slice(repoRoot.length + 1)).join(', ')}, twine check clean`);
 }
 if (!skipWhenMissing('the Go module', missingTool('go', toolchain))) {
