@@ -4,46 +4,12 @@
 // @arethetypeswrong/cli lint its tarball. Any problem either reports fails the run. The Python package
 // aggregation-client is built as a wheel and an sdist into dist/release/python/ and checked by `twine check`; the Go
 // module aggregation.example/client is written as a folder into dist/release/go/ and checked by `go vet` and `go test`.
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { buildGoModule, buildPythonPackage, clientsDir, ensureVenv, findToolchain, generateGoClient, generatePythonClient, missingTool } from '@aggregation/polyglot';
 import { skipWhenMissing } from '@aggregation/test-support';
-import { publint } from 'publint';
-import { formatMessage } from 'publint/utils';
+import { lintTarball, packPackage } from './npm-pack.ts';
 import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, repoRoot } from './packages.ts';
-
-const run = promisify(execFile);
-const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
-
-async function packOne(dir: string): Promise<string> {
-  const license = join(dir, 'LICENSE');
-  await copyFile(join(repoRoot, 'LICENSE'), license);
-  try {
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', releaseDir], { cwd: dir });
-    const [packed] = JSON.parse(stdout) as { filename: string }[];
-    if (!packed) throw new Error(`npm pack printed no tarball for ${dir}`);
-    return join(releaseDir, packed.filename);
-  } finally {
-    await rm(license, { force: true });
-  }
-}
-
-async function lintOne(tarball: string): Promise<string[]> {
-  const problems: string[] = [];
-  const { messages, pkg } = await publint({ pack: { tarball: (await readFile(tarball)).buffer as ArrayBuffer }, strict: true, level: 'suggestion' });
-  for (const message of messages) problems.push(`publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
-  // ESM only by design: `require()` of it works where Node.js loads ES modules synchronously (20.19, 22.12 and newer),
-  // so attw's profile for ESM-only packages, which still checks every ESM and bundler resolution.
-  try {
-    await run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color']);
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    problems.push(`attw:\n${stdout}${stderr}`);
-  }
-  return problems;
-}
 
 await rm(releaseDir, { recursive: true, force: true });
 await mkdir(releaseDir, { recursive: true });
@@ -51,8 +17,8 @@ const packages = await publishedPackages();
 
 let failed = 0;
 for (const entry of packages) {
-  const tarball = await packOne(entry.dir);
-  const problems = await lintOne(tarball);
+  const tarball = await packPackage(entry.dir, releaseDir);
+  const problems = await lintTarball(tarball);
   console.log(`${problems.length ? '✗' : '✓'} ${entry.name}@${entry.version}: ${tarball.slice(repoRoot.length + 1)}`);
   for (const problem of problems) console.log(`    ${problem.replaceAll('\n', '\n    ')}`);
   if (problems.length) failed++;
