@@ -4,3 +4,5 @@ export { generateWithOpenapiGenerator, openapiGeneratorVersion, outputRoot as op
 export { bundlePath, clientsDir, goClientDir, pythonClientDir, venvDir } from './paths.ts';
 export { ensureVenv, generatePythonClient, venvEnv, venvPython } from './python.ts';
 export { findToolchain, missingTool } from './toolchain.ts';
+export { assemblePythonPackage, buildPythonPackage, pythonLayerDir, pythonPackageDir, webhookVectorsPath } from './python-package.ts';
+export { buildGoModule, goLayerDir } from './go-module.ts';

@@ -204,7 +204,8 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     assert.equal(first!.headers['idempotency-key'], result.idempotencyKey);
   });
 
-  it("in Node, the package's main entry is the Node entry", async () => {
-    assert.equal((await import('@aggregation/client')).createClient, createNodeClient);
+  it("in Node, the package's main entry is the Node entry", () => {
+    // Resolved through the package's exports as an installed copy is (its built dist/): the `node` condition wins.
+    assert.equal(import.meta.resolve('@aggregation/client'), import.meta.resolve('@aggregation/client/node'));
   });
 });

@@ -7,15 +7,13 @@ import {
   type WebhookVerificationError,
   type WebhookVerificationFailure,
 } from '../src/index.ts';
+import vectors from '../../../openapi/test/fixtures/webhook-signatures.json' with { type: 'json' };
 
-// Fixed vectors: HMAC-SHA256 hex digests of "<t>.<body>", computed independently with node:crypto.
-const body =
-  '{"id":"evt_1a2b3c","type":"enrollment.disconnected","timestamp":"2024-05-01T12:00:00Z","payload":{"enrollment_id":"enr_9f8e7d","reason":"password_changed"}}';
-const t = 1714564800; // 2024-05-01T12:00:00Z
-const current = 'whsec_current_8c1f2e';
-const next = 'whsec_next_47aa90';
-const currentSig = 'b8190bad80fe9bab5d6c1c56d0f7656aa15fc776e6b8ba41183fed31bdc75c40';
-const nextSig = '23201e6be0cc4bf26f336d4e7a02df0a289a935c1b183426d06e410c4fd328c6';
+// Fixed vectors, shared with the Python and Go clients: HMAC-SHA256 hex digests of "<t>.<body>", computed
+// independently with node:crypto.
+const { body, timestamp: t, secrets, signatures } = vectors;
+const { current, next } = secrets;
+const { current: currentSig, next: nextSig } = signatures;
 const now = new Date(t * 1000 + 30_000);
 
 async function rejects(promise: Promise<unknown>, reason: WebhookVerificationFailure) {
@@ -89,27 +87,8 @@ describe('verifyWebhook', () => {
     });
   });
 
-  describe('malformed headers', () => {
-    const cases: [string, string | undefined | null, WebhookVerificationFailure][] = [
-      ['missing', undefined, 'missing_header'],
-      ['null', null, 'missing_header'],
-      ['empty', '', 'missing_header'],
-      ['no timestamp', `v1=${currentSig}`, 'malformed_header'],
-      ['no signature', `t=${t}`, 'malformed_header'],
-      ['two timestamps', `t=${t},t=${t},v1=${currentSig}`, 'malformed_header'],
-      ['non-numeric timestamp', `t=abc,v1=${currentSig}`, 'malformed_header'],
-      ['fractional timestamp', `t=${t}.5,v1=${currentSig}`, 'malformed_header'],
-      ['uppercase hex', `t=${t},v1=${currentSig.toUpperCase()}`, 'malformed_header'],
-      ['short signature', `t=${t},v1=abcdef`, 'malformed_header'],
-      ['item without =', `t=${t},${currentSig}`, 'malformed_header'],
-      ['garbage', 'hello world', 'malformed_header'],
-    ];
-    for (const [name, header, reason] of cases) {
-      it(name, async () => rejects(verifyWebhook(body, header, current, { now }), reason));
-    }
-    it('ignores items of other schemes and spaces after commas', async () => {
-      await verifyWebhook(body, `t=${t}, v0=legacy, v1=${currentSig}`, current, { now });
-    });
+  it('reads a missing header as missing', async () => {
+    await rejects(verifyWebhook(body, undefined, current, { now }), 'missing_header');
   });
 
   it('rejects when no secret is configured', async () => {
@@ -134,6 +113,16 @@ describe('verifyWebhook', () => {
       return true;
     });
   });
+});
+
+describe('the shared signature vectors', () => {
+  for (const vector of vectors.cases) {
+    it(`${vector.name}: ${vector.expect}`, async () => {
+      const verifying = verifyWebhook(vector.body ?? body, vector.header, vector.secrets, { now: vector.now * 1000 });
+      if (vector.expect === 'valid') assert.equal((await verifying).id, JSON.parse(body).id);
+      else await rejects(verifying, vector.expect as WebhookVerificationFailure);
+    });
+  }
 });
 
 describe('signWebhook', () => {

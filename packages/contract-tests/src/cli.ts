@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // `npm run test:contract [-- options]`: every contract check against a server, with what each checked in numbers.
 //
 //   --base-url <url>     check a server elsewhere instead of starting this repository's server
@@ -122,9 +123,15 @@ console.log(
 );
 process.exit(failed ? 1 : 0);
 
+/** What the server's test helper gives: a fresh database of its throwaway cluster, or why there is none. */
+type ThrowawayPostgres = { skip: string | false; database(): Promise<string>; stop(): Promise<void> };
+
 /** The server started here on a fresh PostgreSQL database (the server tests' throwaway cluster, or TEST_DATABASE_URL). */
 async function postgresTarget(): Promise<Target> {
-  const { testPostgres } = await import('@aggregation/server/test/postgres');
+  // The server's own test cluster: in this repository only (the published package checks a server you run), so it is
+  // imported by its address rather than compiled in.
+  const helpers = new URL('../../server/test/helpers/postgres.ts', import.meta.url).href;
+  const { testPostgres } = (await import(helpers)) as { testPostgres: () => Promise<ThrowawayPostgres> };
   const postgres = await testPostgres();
   if (postgres.skip) throw new Error(postgres.skip);
   const target = await startLocalTarget(await postgres.database());

@@ -1,7 +1,7 @@
 // Starts src/serve.ts in a child process and stops it gently (SIGTERM) or as a crash does (SIGKILL).
 import { join } from 'node:path';
 import type { StorageOptions } from '@aggregation/server';
-import { startListening } from '@aggregation/server/test/child';
+import { startListening } from '../../server/test/helpers/child.ts';
 
 export interface ServerProcess {
   url: string;

@@ -3,7 +3,7 @@
 // does not stall everybody else.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { describeUnless, storeKinds } from '@aggregation/server/test/stores';
+import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
 import { assertRefused, callerOf, enroll, type Caller, type Enrolled } from '../src/api.ts';
 import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
 

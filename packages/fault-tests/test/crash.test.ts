@@ -4,8 +4,8 @@
 // was stored, and every acknowledged event reaches a loopback receiver.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { eventually, receiver, type Receiver } from '@aggregation/server/test/harness';
-import { describeUnless, storeKinds } from '@aggregation/server/test/stores';
+import { eventually, receiver, type Receiver } from '../../server/test/helpers/harness.ts';
+import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
 import type { StorageOptions } from '@aggregation/server';
 import { callerOf, enroll, payee, type Caller, type Enrolled } from '../src/api.ts';
 import { startServerProcess, type ServerProcess } from '../src/server-process.ts';

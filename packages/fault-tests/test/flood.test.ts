@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
-import { describeUnless, storeKinds } from '@aggregation/server/test/stores';
+import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
 import { callerOf, enroll, type Caller, type Enrolled } from '../src/api.ts';
 import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
 import { tally } from '../src/tally.ts';

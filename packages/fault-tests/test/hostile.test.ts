@@ -4,7 +4,7 @@
 // Requests fetch would normalise or refuse go over a bare socket.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { describeUnless, storeKinds } from '@aggregation/server/test/stores';
+import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
 import { assertRefused, assertServes, basic, callerOf, enroll, payee, snapshot, type Caller, type Enrolled } from '../src/api.ts';
 import { rawRequest, sendRaw } from '../src/raw.ts';
 import { startServerProcess, type ServerProcess } from '../src/server-process.ts';

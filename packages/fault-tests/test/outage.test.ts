@@ -4,8 +4,8 @@
 // lost. Needs a PostgreSQL server this suite may stop: its own throwaway cluster.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testPostgres } from '@aggregation/server/test/postgres';
-import { describeUnless } from '@aggregation/server/test/stores';
+import { testPostgres } from '../../server/test/helpers/postgres.ts';
+import { describeUnless } from '../../server/test/helpers/stores.ts';
 import { callerOf, enroll, errorShapeProblems, payee, type Caller, type Enrolled, type Reply } from '../src/api.ts';
 import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
 import { tally } from '../src/tally.ts';

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // `npm run mock -- [--version 2020-10-12|2019-07-01|sandbox] [--port 4010] [--dynamic]`
 import { parseArgs } from 'node:util';
 import { documentNames, type DocumentName } from '@aggregation/openapi/contract';

@@ -1,4 +1,5 @@
 // Public entry points of the server package.
+import './require-node.ts';
 export { createApp, type App, type AppOptions, type WebhookOptions } from './app.ts';
 export { startServer, type RunningServer, type ServerOptions, type TlsOptions } from './server.ts';
 export { openStore, type StorageOptions } from './storage/index.ts';

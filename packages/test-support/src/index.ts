@@ -1,1 +1,2 @@
 export { skipWhenMissing } from './missing.ts';
+export { chromiumArgs, findChromium } from './chromium.ts';

@@ -4,12 +4,13 @@
 // only (WAL lets it read while a write is open).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { identifier, sqlRepos, type SqlConnection } from '../sql/repos.ts';
 import { StoreUnavailable, UniqueViolation, type Repos, type Store } from '../store.ts';
 import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
 import { watchWalIndex } from './wal-index.ts';
+import { requireNodeSqlite } from '../../node-version.ts';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -123,6 +124,8 @@ class Lock {
 }
 
 function open(path: string, busyTimeoutMs = 5_000): DatabaseSync {
+  // Loaded here rather than imported: on a Node without node:sqlite the package still loads and says what it needs.
+  const { DatabaseSync } = requireNodeSqlite();
   const db = new DatabaseSync(path, { timeout: busyTimeoutMs });
   db.exec('PRAGMA foreign_keys = ON');
   if (path !== ':memory:') {

@@ -1,0 +1,34 @@
+// The Python package's hand-written layer, on the generated client it is laid over: its unit tests (webhook
+// verification on the vectors shared with the TypeScript and Go clients, the token, the typed errors), and the
+// README's examples, which must be the example files exactly.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { skipWhenMissing } from '@aggregation/test-support';
+import { assemblePythonPackage, pythonLayerDir, webhookVectorsPath } from '../src/python-package.ts';
+import { venvEnv, venvPython } from '../src/python.ts';
+import { run } from '../src/run.ts';
+import { findToolchain, missingTool } from '../src/toolchain.ts';
+
+const noPython = skipWhenMissing('the Python package tests', missingTool('python', findToolchain()));
+
+describe('the Python package aggregation-client', () => {
+  it('passes its unit tests, on the shared webhook vectors', { skip: noPython }, async () => {
+    const source = assemblePythonPackage();
+    const { stderr } = await run(venvPython, ['-m', 'unittest', 'discover', '-v', '-s', join(pythonLayerDir, 'tests')], {
+      env: venvEnv({ PYTHONPATH: source, AGGREGATION_WEBHOOK_VECTORS: webhookVectorsPath }),
+    });
+    assert.match(stderr, /\nOK\n?$/);
+  });
+
+  it("the README's code blocks are the example files", () => {
+    const readme = readFileSync(join(pythonLayerDir, 'README.md'), 'utf8');
+    const examples = readdirSync(join(pythonLayerDir, 'examples')).filter((file) => file.endsWith('.py'));
+    assert.ok(examples.length > 0);
+    for (const file of examples) {
+      const code = readFileSync(join(pythonLayerDir, 'examples', file), 'utf8').trimEnd();
+      assert.ok(readme.includes(`\`\`\`python\n${code}\n\`\`\``), `README.md does not show examples/${file} as it is`);
+    }
+  });
+});

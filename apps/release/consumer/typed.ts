@@ -1,0 +1,16 @@
+// Type-checked against the installed declarations: a wrong field or a wrong argument must fail `tsc`.
+import { createClient, verifyWebhook, type Account } from '@aggregation/client';
+import { createClient as createNodeClient } from '@aggregation/client/node';
+import type { components } from '@aggregation/types/2020-10-12';
+
+const client = createClient({ token: 'test_token_example', baseUrl: 'http://127.0.0.1:3000' });
+const accounts: Account[] = await client.accounts.list();
+const generated: components['schemas']['Account'] | undefined = accounts[0];
+console.log(generated?.institution.name);
+// @ts-expect-error the description has no such field
+console.log(accounts[0]?.no_such_field);
+// @ts-expect-error a token is required
+createClient({ baseUrl: 'http://127.0.0.1:3000' });
+createNodeClient({ token: 'token_live', cert: 'cert', key: 'key' });
+const event = await verifyWebhook('{}', 't=1,v1=00', 'whsec_example');
+if (event.type === 'transactions.processed') console.log(event.payload.transactions.length);

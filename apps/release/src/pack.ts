@@ -1,0 +1,44 @@
+// `npm run release:pack`: every artifact an integrator installs, packed into dist/release/ and checked the way a
+// registry's users would meet it. The npm packages are the workspaces that are not private: turbo has built each
+// (`^build`), `npm pack` packs it (with the repository's LICENSE beside its README), then publint and
+// @arethetypeswrong/cli lint its tarball. Any problem either reports fails the run. The Python package
+// aggregation-client is built as a wheel and an sdist into dist/release/python/ and checked by `twine check`; the Go
+// module aggregation.example/client is written as a folder into dist/release/go/ and checked by `go vet` and `go test`.
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildGoModule, buildPythonPackage, clientsDir, ensureVenv, findToolchain, generateGoClient, generatePythonClient, missingTool } from '@aggregation/polyglot';
+import { skipWhenMissing } from '@aggregation/test-support';
+import { lintTarball, packPackage } from './npm-pack.ts';
+import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, repoRoot } from './packages.ts';
+
+await rm(releaseDir, { recursive: true, force: true });
+await mkdir(releaseDir, { recursive: true });
+const packages = await publishedPackages();
+
+let failed = 0;
+for (const entry of packages) {
+  const tarball = await packPackage(entry.dir, releaseDir);
+  const problems = await lintTarball(tarball);
+  console.log(`${problems.length ? '✗' : '✓'} ${entry.name}@${entry.version}: ${tarball.slice(repoRoot.length + 1)}`);
+  for (const problem of problems) console.log(`    ${problem.replaceAll('\n', '\n    ')}`);
+  if (problems.length) failed++;
+}
+const toolchain = findToolchain();
+if (!skipWhenMissing('the Python package', missingTool('python', toolchain))) {
+  await ensureVenv(toolchain.python!);
+  await generatePythonClient();
+  // Assembled apart from the polyglot tests' copy, which they may be assembling at the same time.
+  const artifacts = await buildPythonPackage(pythonReleaseDir, join(clientsDir, 'python-package-release'));
+  console.log(`✓ aggregation-client (Python): ${artifacts.map((file) => file.slice(repoRoot.length + 1)).join(', ')}, twine check clean`);
+}
+if (!skipWhenMissing('the Go module', missingTool('go', toolchain))) {
+  await generateGoClient(toolchain.go!);
+  await buildGoModule(toolchain.go!, goReleaseDir);
+  console.log(`✓ aggregation.example/client (Go): ${goReleaseDir.slice(repoRoot.length + 1)}/, go vet and go test clean`);
+}
+
+if (failed) {
+  console.error(`${failed} of ${packages.length} packages have problems`);
+  process.exit(1);
+}
+console.log(`${packages.length} npm packages in ${releaseDir.slice(repoRoot.length + 1)}, publint and attw clean`);

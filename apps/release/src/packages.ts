@@ -1,0 +1,48 @@
+// The published npm packages: every workspace that is not private. One list for packing, checking and the consumer test.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+export const repoRoot = join(import.meta.dirname, '..', '..', '..');
+/** Where `npm run release:pack` writes every artifact (gitignored). */
+export const releaseDir = join(repoRoot, 'dist', 'release');
+/** The Python package's wheel and sdist. */
+export const pythonReleaseDir = join(releaseDir, 'python');
+/** The Go module, as a folder. */
+export const goReleaseDir = join(releaseDir, 'go');
+
+export type PublishedPackage = { name: string; version: string; dir: string };
+
+type Manifest = { name: string; version: string; private?: boolean };
+const readManifest = async (dir: string) => JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Manifest;
+
+export async function publishedPackages(): Promise<PublishedPackage[]> {
+  // npm's own view of the workspaces, so a new one is packed as soon as it stops being private.
+  const { stdout } = await promisify(execFile)('npm', ['query', '.workspace', '--json'], { cwd: repoRoot, maxBuffer: 32 * 1024 * 1024 });
+  const workspaces = JSON.parse(stdout) as { name: string; version: string; private?: boolean; path: string }[];
+  const published: PublishedPackage[] = [];
+  for (const workspace of workspaces) {
+    const manifest = await readManifest(workspace.path);
+    if (!manifest.private) published.push({ name: manifest.name, version: manifest.version, dir: workspace.path });
+  }
+  return published.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The published packages `names` need at run time, themselves included, from their manifests' dependencies. */
+export function withDependencies(packages: PublishedPackage[], names: string[]): Promise<PublishedPackage[]> {
+  const byName = new Map(packages.map((entry) => [entry.name, entry]));
+  const needed = new Set<string>();
+  const visit = async (name: string): Promise<void> => {
+    const entry = byName.get(name);
+    if (!entry) throw new Error(`${name} is not a published package`);
+    if (needed.has(name)) return;
+    needed.add(name);
+    const manifest = JSON.parse(await readFile(join(entry.dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) if (byName.has(dependency)) await visit(dependency);
+  };
+  return Promise.all(names.map(visit)).then(() => packages.filter((entry) => needed.has(entry.name)));
+}
+
+/** The file `npm pack` names a package's tarball. */
+export const tarballName = (entry: PublishedPackage) => `${entry.name.replace(/^@/, '').replace('/', '-')}-${entry.version}.tgz`;

@@ -1,0 +1,233 @@
+// The packed npm packages as an integrator meets them: installed with `npm install` from the tarballs in
+// dist/release/ into a temporary project with no link to this repository (its third-party dependencies come from
+// the registry), then used from plain JavaScript on the machine's Node.js and on Node.js 24, type-checked with the
+// installed declarations, and bundled for a browser that runs against the sandbox server from the same install.
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { copyFile, cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
+import { chromium } from 'playwright-core';
+import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
+import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
+
+const run = promisify(execFile);
+const consumerTemplate = join(import.meta.dirname, '..', 'consumer');
+const pythonExamplesDir = join(pythonLayerDir, 'examples');
+
+/** The machine's own Node.js: the first `node` on PATH that is not the project's pinned one under node_modules. */
+function machineNode(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir || dir.includes('node_modules')) continue;
+    const candidate = join(dir, 'node');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** The environment of a separate project: none of the npm settings or Node options of the script running this test. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|NODE_OPTIONS$|INIT_CWD$|TURBO_)/i.test(key)));
+  return { ...env, ...extra };
+}
+
+// A webhook signed the way the description says, computed here with node:crypto, independently of the client.
+const secret = 'whsec_consumer_5d2c1a';
+const timestamp = 1714564800;
+const webhookBody = '{"id":"evt_consumer","type":"webhook.test","timestamp":"2024-05-01T12:00:00Z","payload":{}}';
+const webhookHeader = `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${webhookBody}`).digest('hex')}`;
+
+const nodes = [
+  { label: `Node.js ${process.versions.node} (the project's)`, path: process.execPath },
+  ...(() => {
+    const path = machineNode();
+    return path ? [{ label: "the machine's Node.js", path }] : [];
+  })(),
+];
+const skipMachineNode = skipWhenMissing("the consumer test on the machine's Node.js", nodes.length < 2 && 'no node on PATH besides node_modules/.bin');
+const toolchain = findToolchain();
+const skipPython = skipWhenMissing('the consumer test of the Python package', missingTool('python', toolchain));
+const skipGo = skipWhenMissing('the consumer test of the Go module', missingTool('go', toolchain));
+const chromiumPath = findChromium();
+const skipBrowser = skipWhenMissing('the consumer test in a browser', !chromiumPath && 'Chromium is not installed (Debian package `chromium`, or set CHROMIUM_PATH)');
+
+describe('the packed npm packages, installed outside the repository', () => {
+  let project: string;
+  let sandbox: ChildProcess;
+  let baseUrl: string;
+  let token: string;
+  let expectedAccountTypes: string[];
+
+  before(async () => {
+    const packages = await withDependencies(await publishedPackages(), ['@aggregation/client', '@aggregation/server']);
+    project = await realpath(await mkdtemp(join(tmpdir(), 'aggregation-consumer-')));
+    await cp(consumerTemplate, project, { recursive: true });
+    await mkdir(join(project, 'tarballs'));
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    manifest.dependencies = {};
+    for (const entry of packages) {
+      const file = tarballName(entry);
+      assert.ok(existsSync(join(releaseDir, file)), `${file} is missing from dist/release: npm run release:pack`);
+      await copyFile(join(releaseDir, file), join(project, 'tarballs', file));
+      manifest.dependencies[entry.name] = `file:tarballs/${file}`;
+    }
+    await writeFile(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--engine-strict=false'], {
+      cwd: project,
+      env: cleanEnv(),
+      maxBuffer: 16 * 1024 * 1024,
+    });
+
+    // The sandbox server from the same install, on Node.js 24, as `npx @aggregation/server` would start it.
+    sandbox = spawn(process.execPath, [join(project, 'node_modules', '.bin', 'aggregation-sandbox')], {
+      cwd: project,
+      env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(project, 'sandbox.sqlite'), ACCESS_LOG: 'off' }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    for await (const line of createInterface({ input: sandbox.stdout! })) {
+      baseUrl ??= /^Listening on (\S+)/.exec(line)?.[1] as string;
+      token ??= /^Sandbox access token: (\S+)/.exec(line)?.[1] as string;
+      if (baseUrl && token) break;
+    }
+    assert.ok(baseUrl && token, 'the sandbox server printed its address and a token');
+    // What the accounts are, read without the client.
+    const response = await fetch(`${baseUrl}/accounts`, { headers: { authorization: `Basic ${btoa(`${token}:`)}` } });
+    expectedAccountTypes = ((await response.json()) as { type: string }[]).map((account) => account.type);
+    assert.ok(expectedAccountTypes.length > 0);
+  });
+
+  after(async () => {
+    sandbox?.kill();
+    if (sandbox && sandbox.exitCode === null) await once(sandbox, 'exit');
+    if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  const input = () => ({ baseUrl, token, body: webhookBody, header: webhookHeader, secret, now: timestamp * 1000 });
+  const expected = () => ({ accounts: expectedAccountTypes, event: 'webhook.test', forged: 'signature_mismatch' });
+
+  for (const node of nodes) {
+    describe(`on ${node.label}`, { skip: node.path === process.execPath ? false : skipMachineNode }, () => {
+      for (const script of ['esm.mjs', 'require.cjs']) {
+        it(`${script}: lists the sandbox user's accounts and verifies a webhook`, async () => {
+          const { stdout } = await run(node.path, [script], { cwd: project, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify(input()) }) });
+          assert.deepEqual(JSON.parse(stdout), expected());
+        });
+      }
+    });
+  }
+
+  it("the sandbox server on the machine's Node.js older than 24 says what it needs", { skip: skipMachineNode }, async (t) => {
+    const path = nodes[1]!.path;
+    const { stdout: version } = await run(path, ['--version'], { env: cleanEnv() });
+    if (Number(version.trim().slice(1).split('.')[0]) >= 24) return t.skip(`the machine's Node.js is ${version.trim()}`);
+    const failed = await run(path, [join(project, 'node_modules', '.bin', 'aggregation-sandbox')], { cwd: project, env: cleanEnv() }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(failed?.code, 1);
+    assert.match(failed.stderr, /@aggregation\/server needs Node\.js 24 or newer/);
+  });
+
+  it('Python: the wheel in a fresh virtualenv runs the quick start and verify_webhook', { skip: skipPython }, async () => {
+    const wheel = readdirSync(pythonReleaseDir).find((file) => file.endsWith('.whl'));
+    assert.ok(wheel, 'no wheel in dist/release/python: npm run release:pack');
+    const venv = join(project, 'venv');
+    await run(toolchain.python!, ['-m', 'venv', venv], { env: cleanEnv() });
+    const python = join(venv, 'bin', 'python');
+    await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', join(pythonReleaseDir, wheel)], {
+      env: cleanEnv(),
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    await copyFile(join(pythonExamplesDir, 'quickstart.py'), join(project, 'quickstart.py'));
+    const { stdout } = await run(python, ['quickstart.py'], {
+      cwd: project,
+      env: cleanEnv({ AGGREGATION_TOKEN: token, AGGREGATION_BASE_URL: baseUrl }),
+    });
+    const lines = stdout.trim().split('\n');
+    assert.deepEqual(lines.slice(0, -1).map((line) => line.split(' ')[1]), expectedAccountTypes);
+    assert.equal(lines.at(-1), '404 not_found');
+    const verify = [
+      'import json, sys',
+      'from aggregation_client import WebhookVerificationError, verify_webhook',
+      'i = json.loads(sys.argv[1])',
+      'event = verify_webhook(i["body"].encode(), i["header"], [i["secret"]], now=i["now"] / 1000)',
+      'try:',
+      '    verify_webhook(i["body"].replace("{}", \'{"forged":true}\'), i["header"], i["secret"], now=i["now"] / 1000)',
+      '    forged = "accepted"',
+      'except WebhookVerificationError as error:',
+      '    forged = error.reason',
+      'print(json.dumps({"event": event["type"], "forged": forged}))',
+    ].join('\n');
+    const verified = await run(python, ['-c', verify, JSON.stringify(input())], { cwd: project, env: cleanEnv() });
+    assert.deepEqual(JSON.parse(verified.stdout), { event: 'webhook.test', forged: 'signature_mismatch' });
+  });
+
+  it('Go: a program built against the module folder (through a replace directive) lists accounts and verifies a webhook', { skip: skipGo }, async () => {
+    assert.ok(existsSync(join(goReleaseDir, 'go.mod')), 'no Go module in dist/release/go: npm run release:pack');
+    const program = join(project, 'go-program');
+    await cp(join(consumerTemplate, 'go'), program, { recursive: true });
+    await cp(goReleaseDir, join(project, 'aggregation-go'), { recursive: true });
+    const goMod = 'module consumer\n\ngo 1.25\n\nrequire aggregation.example/client v0.0.0\n\nreplace aggregation.example/client => ../aggregation-go\n';
+    await writeFile(join(program, 'go.mod'), goMod);
+    await run(toolchain.go!, ['mod', 'tidy'], { cwd: program, env: cleanEnv() });
+    await run(toolchain.go!, ['build', '-o', 'consumer', '.'], { cwd: program, env: cleanEnv() });
+    const { stdout } = await run(join(program, 'consumer'), [], { cwd: program, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify(input()) }) });
+    assert.deepEqual(JSON.parse(stdout), expected());
+  });
+
+  it('type-checks a TypeScript file against the installed declarations', async () => {
+    await run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, env: cleanEnv() });
+  });
+
+  it('bundles the client for a browser with esbuild and runs it in headless Chromium against the sandbox server', { skip: skipBrowser }, async () => {
+    await run(join(project, 'node_modules', '.bin', 'esbuild'), ['browser.mjs', '--bundle', '--format=esm', '--platform=browser', '--outfile=bundle.js'], {
+      cwd: project,
+      env: cleanEnv(),
+    });
+    const bundle = await readFile(join(project, 'bundle.js'), 'utf8');
+    assert.doesNotMatch(bundle, /["'](?:undici|node:[a-z_/]+)["']/, 'the browser bundle holds no Node.js-only code');
+
+    // One origin for the page and the API: the page's requests under /api go to the sandbox server as they are.
+    const page: Server = createServer(async (req, res) => {
+      if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module" src="/bundle.js"></script>');
+      if (req.url === '/bundle.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+      if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
+      const headers = Object.fromEntries(['authorization', 'service-version', 'accept'].flatMap((name) => (req.headers[name] ? [[name, String(req.headers[name])]] : [])));
+      const upstream = await fetch(`${baseUrl}${req.url.slice('/api'.length)}`, { method: req.method ?? 'GET', headers });
+      const passed = [...upstream.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding'].includes(name));
+      res.writeHead(upstream.status, Object.fromEntries(passed)).end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    page.listen(0, '127.0.0.1');
+    await once(page, 'listening');
+    const origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    const browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
+    try {
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (error) => errors.push(error.message));
+      await tab.goto(origin);
+      await tab.waitForFunction(() => 'consumerRun' in globalThis);
+      const result = await tab.evaluate(
+        (given) => (globalThis as unknown as { consumerRun: (input: unknown) => Promise<unknown> }).consumerRun(given),
+        { ...input(), baseUrl: `${origin}/api` },
+      );
+      assert.deepEqual(errors, []);
+      assert.deepEqual(result, expected());
+    } finally {
+      await browser.close();
+      page.close();
+    }
+  });
+});
