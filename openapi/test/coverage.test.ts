@@ -1,7 +1,7 @@
 // The description covers the whole service: the 13 operations of the seed's endpoint table, the institutions
 // list, the four webhook events, their headers, security and the documented errors, in both versions.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '../src/contract.ts';
 
 // Section 4 of the service description, numbered as there.

@@ -1,6 +1,6 @@
 // Every example in every bundle validates against the schema it illustrates.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { ContractValidator, deref, documentNames, loadBundle, type JsonObject } from '../src/contract.ts';
 
 type Found = { pointer: string; schemaPointer: string; value: unknown };

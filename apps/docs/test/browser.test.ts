@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Browser, Page } from 'playwright-core';
@@ -29,7 +29,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   let server: ReturnType<typeof createAdaptorServer>;
   let origin: string;
 
-  before(async () => {
+  beforeAll(async () => {
     if (skip) return;
     const app = new Hono();
     app.route('/docs', docsApp());
@@ -40,7 +40,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     mkdirSync(screenshotsDir, { recursive: true });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   });
@@ -107,7 +107,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   }
 
   for (const name of documentNames) {
-    it(`${name}.html shows every operation and webhook event with its samples`, { skip }, async () => {
+    it.skipIf(skip)(`${name}.html shows every operation and webhook event with its samples`, async () => {
       const document = decorated(name);
       const operations = operationsOf(document);
       const webhooks = webhooksOf(document);
@@ -149,7 +149,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     });
   }
 
-  it('index.html lists the versions, marks the current one, shows the changes and links the pages', { skip }, async () => {
+  it.skipIf(skip)('index.html lists the versions, marks the current one, shows the changes and links the pages', async () => {
     const { page, problems } = await open('/docs');
     assert.equal(new URL(page.url()).pathname, '/docs/');
     const current = await page.locator('#current-version').innerText();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { loadBundle } from '@aggregation/openapi/contract';
 import { decorate } from '../src/decorate.ts';
 import { currentVersion, documentNames, operationsOf, type OpenApiDocument } from '../src/documents.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { docsDir } from '@aggregation/docs';
 import { documentNames, loadBundle } from '@aggregation/openapi/contract';
 import { artifactsDir } from '../src/paths.ts';
@@ -39,17 +39,17 @@ function operationsOf(name: (typeof documentNames)[number]): Operation[] {
   );
 }
 
-describe('code samples against the sandbox server', { concurrency: 2 }, () => {
+describe('code samples against the sandbox server', { concurrent: true }, () => {
   let sandbox: Sandbox;
-  before(async () => {
+  beforeAll(async () => {
     sandbox = await startSandbox();
   });
-  after(() => sandbox?.close());
+  afterAll(() => sandbox?.close());
 
   for (const name of documentNames) {
     for (const { operationId } of operationsOf(name)) {
       for (const language of languages) {
-        it(`${name} ${operationId} (${language.id})`, { skip: language.skip }, async () => {
+        it.skipIf(language.skip)(`${name} ${operationId} (${language.id})`, async () => {
           const shown = join(docsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
           const source = readFileSync(shown, 'utf8');
           assert.ok(source.includes(documentedUrl), `${shown} does not use ${documentedUrl}`);

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { stripTypeScriptTypes } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { repoRoot } from './helpers/prism.ts';
 
@@ -19,13 +19,13 @@ const src = join(import.meta.dirname, '..', 'src');
 const page = `<!doctype html><meta charset="utf-8">
 <script type="importmap">{"imports": {"openapi-fetch": "/vendor/openapi-fetch.mjs"}}</script>`;
 
-describe('in a browser (headless Chromium)', { skip }, () => {
+describe.skipIf(skip)('in a browser (headless Chromium)', () => {
   let server: Server;
   let origin: string;
   let browser: Browser;
   const seen: { authorization?: string | undefined; version?: string | undefined }[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname === '/') return res.writeHead(200, { 'Content-Type': 'text/html' }).end(page);
@@ -52,7 +52,7 @@ describe('in a browser (headless Chromium)', { skip }, () => {
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-background-networking'] });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await browser?.close();
     server?.close();
   });

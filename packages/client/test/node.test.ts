@@ -3,7 +3,7 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type RunningServer, startServer } from '@aggregation/server';
 import { ApiError, ConfigurationError, ConnectionError, createClient } from '../src/node.ts';
 import { createTestPki, hasOpenssl, type TestPki } from './helpers/certificates.ts';
@@ -11,14 +11,14 @@ import { headersTimedOut } from './helpers/loopback.ts';
 
 const skip = hasOpenssl() ? false : 'openssl is not installed: cannot create test certificates';
 
-describe('Node entry: mutual TLS', { skip }, () => {
+describe.skipIf(skip)('Node entry: mutual TLS', () => {
   let pki: TestPki;
   let server: Server;
   let baseUrl: string;
   // Emits 'arrived' and 'closed' for the held request's connection.
   const held = new EventEmitter();
 
-  before(async () => {
+  beforeAll(async () => {
     pki = createTestPki();
     // Answers with the certificate it saw, so the test can tell that the client presented one.
     server = createServer(
@@ -41,7 +41,7 @@ describe('Node entry: mutual TLS', { skip }, () => {
     baseUrl = `https://localhost:${(server.address() as AddressInfo).port}`;
   });
 
-  after(() => {
+  afterAll(() => {
     server?.closeAllConnections();
     server?.close();
   });
@@ -110,12 +110,12 @@ describe('Node entry: mutual TLS', { skip }, () => {
   });
 });
 
-describe('Node entry: live requests to the server over mutual TLS', { skip }, () => {
+describe.skipIf(skip)('Node entry: live requests to the server over mutual TLS', () => {
   let pki: TestPki;
   let running: RunningServer;
   let liveToken: string;
 
-  before(async () => {
+  beforeAll(async () => {
     pki = createTestPki();
     running = await startServer({
       port: 0,
@@ -128,7 +128,7 @@ describe('Node entry: live requests to the server over mutual TLS', { skip }, ()
     const { createEnrollment } = await import('../../server/src/domain/enrollments.ts');
     liveToken = (await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password', mode: 'live' })).token;
   });
-  after(async () => {
+  afterAll(async () => {
     await running?.close();
   });
 

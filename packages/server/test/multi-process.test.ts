@@ -7,14 +7,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import { caller, eventually, receiver, type Caller, type Receiver } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
 import { describeUnless } from './helpers/stores.ts';
 import { describeStorage } from '../src/storage/index.ts';
 
 const postgres = await testPostgres();
-after(() => postgres.stop());
+afterAll(() => postgres.stop());
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
 
@@ -69,7 +69,7 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
   let hook: Receiver;
   let secrets: string[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     databaseUrl = await postgres.database();
     // Both start at once on an empty database: one migrates, the other waits for it.
     [a, b] = await Promise.all([startProcess(databaseUrl), startProcess(databaseUrl)]);
@@ -81,7 +81,7 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
     checking = enrolled.body.accounts[0];
     hook = await receiver(() => secrets);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await hook?.close();
   });

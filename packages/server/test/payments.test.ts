@@ -1,6 +1,6 @@
 // Payment schemes, payees, payments with MFA and idempotency, in both versions.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { testApp, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
@@ -14,13 +14,13 @@ describe('payments', () => {
   let savings: any;
   let card: any;
 
-  before(async () => {
+  beforeAll(async () => {
     t = testApp();
     const created = await t.enroll();
     token = created.token;
     [checking, savings, card] = created.accounts;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   for (const version of VERSIONS) {
     test(`${version}: OPTIONS lists the schemes`, async () => {
@@ -176,13 +176,13 @@ for (const kind of await storeKinds()) {
     let token: string;
     let checking: any;
 
-    before(async () => {
+    beforeAll(async () => {
       t = testApp(appOptions(await kind.location()));
       const created = await t.enroll();
       token = created.token;
       checking = created.accounts[0];
     });
-    after(() => t.close());
+    afterAll(() => t.close());
 
     const pay = (key: string, json: unknown, extra: Record<string, string> = {}) =>
       t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers: { 'idempotency-key': key, ...extra } });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test, vi } from 'vitest';
 import pg from 'pg';
 import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
@@ -142,7 +142,7 @@ for (const kind of await storeKinds()) {
     let location: StorageOptions;
     let store: Store;
 
-    before(async () => {
+    beforeAll(async () => {
       location = await kind.location(true);
       store = openStore(location);
       await store.ready();
@@ -151,7 +151,7 @@ for (const kind of await storeKinds()) {
         await tx.accounts.insert(account('acc_1', 'enr_1'));
       });
     });
-    after(() => store.close());
+    afterAll(() => store.close());
 
     test('migrations are numbered and recorded', async () => {
       assert.deepEqual(await inspect[kind.name].applied(location), inspect[kind.name].migrations);
@@ -338,7 +338,7 @@ describe('sqlite only', () => {
     const other = new DatabaseSync(path, { readOnly: true });
     const statements: string[] = [];
     const exec = DatabaseSync.prototype.exec;
-    t.mock.method(DatabaseSync.prototype, 'exec', function (this: DatabaseSync, sql: string) {
+    vi.spyOn(DatabaseSync.prototype, 'exec').mockImplementation(function (this: DatabaseSync, sql: string) {
       statements.push(sql);
       return exec.call(this, sql);
     });

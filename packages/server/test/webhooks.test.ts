@@ -2,7 +2,7 @@
 // with backoff, the delivery log, fired events, and delivery across a restart (deliveries and
 // restart on each store).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { openStore, signBody } from '../src/index.ts';
 import type { Store } from '../src/storage/store.ts';
@@ -73,7 +73,7 @@ for (const kind of kinds) {
     let token: string;
     let enrollmentId: string;
 
-    before(async () => {
+    beforeAll(async () => {
       t = testApp({ ...appOptions(await kind.location()), webhooks: { retry: { baseDelayMs: 30, maxDelayMs: 60, maxAttempts: 4 }, pollMs: 30 } });
       hook = await receiver(() => secrets);
       ({ token, enrollmentId } = await t.enroll());
@@ -85,7 +85,7 @@ for (const kind of kinds) {
       assert.equal(settings.body.url, hook.url);
       secrets = settings.body.secrets.map((s: any) => s.secret);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
       await hook.close();
     });

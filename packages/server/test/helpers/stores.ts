@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { afterAll, describe, test } from 'vitest';
 import type { StorageOptions } from '../../src/index.ts';
 import { testPostgres } from './postgres.ts';
 
@@ -24,7 +24,7 @@ export const appOptions = (location: StorageOptions) => ({ databasePath: locatio
 export async function storeKinds(): Promise<StoreKind[]> {
   const postgres = await testPostgres();
   let dir: string | undefined;
-  after(async () => {
+  afterAll(async () => {
     await postgres.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -48,6 +48,6 @@ export async function storeKinds(): Promise<StoreKind[]> {
  * reason, so that the skip shows in the runner's totals (a skipped describe counts nothing).
  */
 export function describeUnless(skip: string | false, name: string, options: { timeout?: number }, body: () => void): void {
-  if (skip) describe(name, () => test('needs PostgreSQL', { skip }, () => undefined));
+  if (skip) describe(name, () => test.skipIf(skip)('needs PostgreSQL', () => undefined));
   else describe(name, options, body);
 }
