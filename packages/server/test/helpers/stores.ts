@@ -45,7 +45,8 @@ export async function storeKinds(): Promise<StoreKind[]> {
 
 /**
  * `describe`, unless the suite cannot run here: then one skipped test stands in for it, with the
- * reason, so that the skip shows in the runner's totals (a skipped describe counts nothing).
+ * reason, so that the skip shows once in the runner's totals and the suite's body, which may need
+ * the database to collect its tests, never runs.
  */
 export function describeUnless(skip: string | false, name: string, options: { timeout?: number }, body: () => void): void {
   if (skip) describe(name, () => test.skipIf(skip)('needs PostgreSQL', () => undefined));
