@@ -42,7 +42,10 @@ describe.skipIf(skip)('against the server in-process', () => {
     const path = new URL(request.url).pathname;
     const document = (path.startsWith('/sandbox/') ? 'sandbox' : (response.headers.get('service-version') ?? '2020-10-12')) as DocumentName;
     let validator = validators.get(document);
-    if (!validator) validators.set(document, (validator = ContractValidator.forDocument(document)));
+    if (!validator) {
+      validator = ContractValidator.forDocument(document);
+      validators.set(document, validator);
+    }
     const text = await response.clone().text();
     const found = validator.validateResponse({
       method: request.method,
