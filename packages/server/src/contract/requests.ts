@@ -51,7 +51,7 @@ export interface ValidatedRequest {
   body: unknown;
 }
 
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Parameters handled by middleware of their own, not by the schema check. */
 const SKIPPED_HEADERS = new Set(['service-version', 'authorization']);
@@ -64,7 +64,7 @@ export class RequestValidator {
     this.contract = contract;
     const doc = contract.doc;
     for (const { method, path, operationId, operation, pathItem } of listOperations(doc)) {
-      const base = `#/paths/${escape(path)}`;
+      const base = `#/paths/${escapePointer(path)}`;
       const params: ParamCheck[] = [];
       const seen = new Set<string>();
       const collect = (list: unknown, pointer: string) => {
@@ -96,7 +96,7 @@ export class RequestValidator {
         const requestBody = deref(doc, operation.requestBody);
         const media = new Map<string, MediaCheck>();
         for (const [mediaType, content] of Object.entries((requestBody.content ?? {}) as Record<string, JsonObject>)) {
-          const schemaPointer = pointerOf(doc, content.schema, `${bodyPointer}/content/${escape(mediaType)}/schema`);
+          const schemaPointer = pointerOf(doc, content.schema, `${bodyPointer}/content/${escapePointer(mediaType)}/schema`);
           const schema = deref(doc, content.schema);
           const branches = ((schema.oneOf as JsonObject[] | undefined) ?? []).map((branch, index) => ({
             consts: constsOf(deref(doc, branch)),
@@ -129,7 +129,9 @@ export class RequestValidator {
     if (!check) throw new Error(`operation ${operationId} is not in the description`);
     const errors: ErrorParams = {};
     const add = (field: string, message: string) => {
-      (errors[field] ??= []).includes(message) || errors[field]!.push(message);
+      const messages = errors[field] ?? [];
+      errors[field] = messages;
+      if (!messages.includes(message)) messages.push(message);
     };
     const params: Record<string, unknown> = {};
 
@@ -240,7 +242,9 @@ function fieldErrors(errors: ErrorObject[]): ErrorParams {
     if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
     const field = segments.length > 0 ? segments.join('.') : 'body';
     const message = messageOf(error);
-    (out[field] ??= []).includes(message) || out[field]!.push(message);
+    const messages = out[field] ?? [];
+    out[field] = messages;
+    if (!messages.includes(message)) messages.push(message);
   }
   if (Object.keys(out).length === 0 && errors.length > 0) out.body = [messageOf(errors[0]!)];
   return out;

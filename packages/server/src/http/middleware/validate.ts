@@ -27,8 +27,8 @@ export function parseForm(text: string): Record<string, unknown> {
       if (index === path.length - 1) {
         node[key] = value;
       } else {
-        const child = node[key];
-        node = (typeof child === 'object' && child !== null ? child : (node[key] = {})) as Record<string, unknown>;
+        if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
+        node = node[key] as Record<string, unknown>;
       }
     }
   }
