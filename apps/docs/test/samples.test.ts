@@ -86,7 +86,7 @@ describe('decorate', () => {
       samples.map((sample) => sample.source.trim()),
       ['shared 2019-07-01', 'shared 2019-07-01', 'own'],
     );
-    assert.equal((document.paths?.['/a']?.get?.['x-codeSamples'] as CodeSample[]).length, 3);
+    assert.equal((document.paths?.['/a']?.get?.['x-codeSamples'] as CodeSample[] | undefined)?.length, 3);
     assert.equal(bundle.paths?.['/a']?.get?.['x-codeSamples'], undefined);
   });
 });

@@ -32,7 +32,7 @@ describe('per-attempt timeout', () => {
     await assert.rejects(client.accounts.list(), timedOut);
     assert.equal(seen.length, 1);
     assert.equal(seen[0]?.aborted, true);
-    assert.equal((seen[0]?.reason as DOMException).name, 'TimeoutError');
+    assert.equal((seen[0]!.reason as DOMException).name, 'TimeoutError');
   });
 
   it("the Request's own signal is the same attempt signal", async () => {

@@ -134,7 +134,7 @@ describe('rate limiting', () => {
     try {
       const call = caller((request) => fetch(request), running.url);
       const statuses: number[] = [];
-      let limited;
+      let limited: Awaited<ReturnType<typeof call>> | undefined;
       for (let i = 0; i < 5; i++) {
         const reply = await call('GET', '/institutions');
         statuses.push(reply.status);

@@ -331,7 +331,7 @@ describe('sqlite only', () => {
     }
   });
 
-  test('concurrent transactions share one commit; each succeeds or fails alone, and is answered once committed', async (t) => {
+  test('concurrent transactions share one commit; each succeeds or fails alone, and is answered once committed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-'));
     const path = join(dir, 'store.sqlite');
     const store = openStore({ path });
