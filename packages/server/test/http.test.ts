@@ -75,6 +75,23 @@ describe('over HTTP with a SQLite file', () => {
     assert.equal(response.status, 201);
   });
 
+  test('a field named __proto__ or constructor is refused as any unknown field and reaches no prototype', async () => {
+    const bodies = [
+      ['application/x-www-form-urlencoded', 'username=username&password=password&__proto__[polluted]=yes'],
+      ['application/x-www-form-urlencoded', 'username=username&password=password&constructor[prototype][deep]=yes'],
+      ['application/json', '{"username":"username","password":"password","__proto__":{"polluted":"yes"}}'],
+    ];
+    for (const [contentType, body] of bodies) {
+      const response = await fetch(`${running.url}/sandbox/enrollments`, { method: 'POST', headers: { 'content-type': contentType! }, body: body! });
+      assert.equal(response.status, 422, body);
+      const { error } = await response.json();
+      assert.equal(error.code, 'unprocessable_entity');
+      assert.deepEqual(Object.keys(error.params), [body!.includes('constructor') ? 'constructor' : '__proto__']);
+    }
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(({} as Record<string, unknown>).deep, undefined);
+  });
+
   test('concurrent payments with one key over many connections make one payment', async () => {
     const created = await call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
     const token = created.body.access_token;

@@ -4,6 +4,7 @@
 import { ContractValidator, deref, listOperations, type DocumentName, type JsonObject } from '@aggregation/openapi/contract';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ErrorParams } from '../domain/errors.ts';
+import { setOwn } from './own-property.ts';
 
 export type ParamLocation = 'path' | 'query' | 'header';
 
@@ -128,11 +129,7 @@ export class RequestValidator {
     const check = this.operations.get(operationId);
     if (!check) throw new Error(`operation ${operationId} is not in the description`);
     const errors: ErrorParams = {};
-    const add = (field: string, message: string) => {
-      const messages = errors[field] ?? [];
-      errors[field] = messages;
-      if (!messages.includes(message)) messages.push(message);
-    };
+    const add = (field: string, message: string) => addFieldMessage(errors, field, message);
     const params: Record<string, unknown> = {};
 
     for (const param of check.params) {
@@ -196,6 +193,13 @@ function typesOf(contract: ContractValidator, schema: JsonObject | undefined): S
 }
 
 /** Form fields are all text; nested objects come from `a[b]` names. Coerce leaves by the schema. */
+/** Adds a message to a field's list once; the field is the caller's, so it is kept as an own property. */
+function addFieldMessage(errors: ErrorParams, field: string, message: string): void {
+  const messages = Object.hasOwn(errors, field) ? errors[field]! : [];
+  if (!messages.includes(message)) messages.push(message);
+  setOwn(errors, field, messages);
+}
+
 function coerceForm(contract: ContractValidator, schema: JsonObject, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return typeof value === 'string' ? coerceScalar(contract, schema, value) : value;
@@ -204,7 +208,7 @@ function coerceForm(contract: ContractValidator, schema: JsonObject, value: unkn
   const properties = (resolved.properties ?? {}) as Record<string, JsonObject>;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = properties[key] ? coerceForm(contract, properties[key], child) : child;
+    setOwn(out, key, Object.hasOwn(properties, key) ? coerceForm(contract, properties[key]!, child) : child);
   }
   return out;
 }
@@ -242,9 +246,7 @@ function fieldErrors(errors: ErrorObject[]): ErrorParams {
     if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
     const field = segments.length > 0 ? segments.join('.') : 'body';
     const message = messageOf(error);
-    const messages = out[field] ?? [];
-    out[field] = messages;
-    if (!messages.includes(message)) messages.push(message);
+    addFieldMessage(out, field, message);
   }
   if (Object.keys(out).length === 0 && errors.length > 0) out.body = [messageOf(errors[0]!)];
   return out;

@@ -1,6 +1,7 @@
 // Validates each request against its operation in the bundled description before the
 // handler runs: invalid parameters or bodies answer 422 with `params`, and nothing is written.
 import type { MiddlewareHandler } from 'hono';
+import { setOwn } from '../../contract/own-property.ts';
 import type { RequestValidator } from '../../contract/requests.ts';
 import { ApiError, badRequest, unprocessable } from '../../domain/errors.ts';
 import { upgradeRequest } from '../../versions/index.ts';
@@ -17,7 +18,10 @@ export interface Validators {
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
-/** `a=1&b[c]=2` to `{a: '1', b: {c: '2'}}`. */
+/**
+ * `a=1&b[c]=2` to `{a: '1', b: {c: '2'}}`. Every field is an own property, even `__proto__` or `constructor`, so
+ * that a field name reaches no prototype and the schema check refuses it like any unknown field.
+ */
 export function parseForm(text: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of new URLSearchParams(text)) {
@@ -25,9 +29,10 @@ export function parseForm(text: string): Record<string, unknown> {
     let node = out;
     for (const [index, key] of path.entries()) {
       if (index === path.length - 1) {
-        node[key] = value;
+        setOwn(node, key, value);
       } else {
-        if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
+        const child = Object.hasOwn(node, key) ? node[key] : undefined;
+        if (typeof child !== 'object' || child === null) setOwn(node, key, {});
         node = node[key] as Record<string, unknown>;
       }
     }
