@@ -3,6 +3,7 @@ import { workspaceTests } from '../vitest.shared.ts';
 export default workspaceTests({
   name: '@aggregation/openapi',
   timeoutMs: 60_000,
-  coverageOf: ['src/**', 'scripts/**', 'lint/**'],
-  coverageFloor: { statements: 0, branches: 0, functions: 0, lines: 0 },
+  // The scripts are the build's and the lint's entry points, run by those tasks rather than by the tests.
+  coverageOf: ['src/**', 'lint/**'],
+  coverageFloor: { statements: 29.71, branches: 18.01, functions: 42.1, lines: 34.68 },
 });

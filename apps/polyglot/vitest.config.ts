@@ -4,5 +4,6 @@ export default workspaceTests({
   name: '@aggregation/polyglot',
   timeoutMs: 300_000,
   maxConcurrency: 2,
-  coverageFloor: { statements: 0, branches: 0, functions: 0, lines: 0 },
+  // The generators and smoke programs run in child processes, which V8 coverage of the test process does not see.
+  coverageFloor: { statements: 45.71, branches: 42.62, functions: 50, lines: 50 },
 });

@@ -3,5 +3,6 @@ import { workspaceTests } from '../../vitest.shared.ts';
 export default workspaceTests({
   name: '@aggregation/contract-tests',
   timeoutMs: 60_000,
-  coverageFloor: { statements: 0, branches: 0, functions: 0, lines: 0 },
+  // Low on purpose: most of the runner runs in `node src/cli.ts` (the test script's second step), which is not measured.
+  coverageFloor: { statements: 8.47, branches: 6.58, functions: 10.52, lines: 8.69 },
 });
