@@ -1,5 +1,5 @@
-import { Hono } from 'hono';
 import { verifyWebhook, WebhookVerificationError } from '@aggregation/client';
+import { Hono } from 'hono';
 
 const secrets = (process.env.WEBHOOK_SECRETS ?? '').split(','); // two while a secret is rotated
 
