@@ -46,15 +46,12 @@ describe.skipIf(skip)('Node entry: mutual TLS', () => {
     server?.close();
   });
 
+  /** A client with a live token and the test's client certificate, without retries. */
+  const liveClient = (options: { timeoutMs?: number } = {}) =>
+    createClient({ token: 'token_live_abc', baseUrl, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, retry: false, ...options });
+
   it('sends live requests with the client certificate', async () => {
-    const client = createClient({
-      token: 'token_live_abc',
-      baseUrl,
-      cert: pki.clientCert,
-      key: pki.clientKey,
-      ca: pki.ca,
-      retry: false,
-    });
+    const client = liveClient();
     try {
       const [account] = (await client.accounts.list()) as unknown as { client_cn: string; authorization: string }[];
       assert.equal(account?.client_cn, 'test-application');
@@ -68,7 +65,7 @@ describe.skipIf(skip)('Node entry: mutual TLS', () => {
   // The timeout is long enough for the request to reach the server on a loaded machine; the test's own timeout
   // bounds the wait for the connection to close.
   it('a timed-out attempt is aborted on its mutual TLS connection', { timeout: 20_000 }, async () => {
-    const client = createClient({ token: 'token_live_abc', baseUrl, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, retry: false, timeoutMs: 2_000 });
+    const client = liveClient({ timeoutMs: 2_000 });
     try {
       const [arrived, closed] = [once(held, 'arrived'), once(held, 'closed')];
       const pending = client.accounts.get('acc_held');
