@@ -21,12 +21,12 @@ export function workspaceTests(options: WorkspaceTests) {
     test: {
       name: options.name,
       include: ['test/**/*.test.ts'],
-      // A process per test file, as node:test had: tests start servers, set globals and leave handles behind.
+      // A process per test file: tests start servers, set globals and leave handles behind.
       pool: 'forks',
       isolate: true,
       testTimeout: options.timeoutMs,
       hookTimeout: options.timeoutMs,
-      // Spies (`vi.spyOn`) are undone after each test, as node:test's `t.mock` was.
+      // Spies (`vi.spyOn`) are undone after each test, so that no test sees another one's.
       restoreMocks: true,
       ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),
       coverage: {
