@@ -9,13 +9,21 @@ import { dirname, join } from 'node:path';
 import { loadBundle } from '@aggregation/openapi/contract';
 import { decorate } from './decorate.ts';
 import { diffDocuments } from './diff.ts';
-import { currentVersion, type DocumentName, documentNames, isVersion, operationsOf, pageTitle, versions, webhooksOf } from './documents.ts';
+import {
+  currentVersion,
+  type DocumentName,
+  documentNames,
+  isVersion,
+  operationsOf,
+  pageTitle,
+  versions,
+  webhooksOf,
+} from './documents.ts';
 import { type PageEntry, renderIndexPage } from './index-page.ts';
 import { docsDir } from './paths.ts';
 
 // Written beside dist/ and swapped in at the end, so a server serving dist/ never sees it half-built.
 const outDir = `${docsDir}.next-${process.pid}`;
-
 import { renderPage } from './render.ts';
 
 async function writeOut(path: string, content: string): Promise<void> {
@@ -50,7 +58,9 @@ async function build(): Promise<void> {
   const pages = await Promise.all(documentNames.map(buildDocument));
 
   const current = loadBundle(currentVersion);
-  const changes = versions.filter((version) => version !== currentVersion).map((version) => diffDocuments(loadBundle(version), current));
+  const changes = versions
+    .filter((version) => version !== currentVersion)
+    .map((version) => diffDocuments(loadBundle(version), current));
   await writeOut(join(outDir, 'changes.json'), `${JSON.stringify(changes, null, 2)}\n`);
 
   const html = renderIndexPage({

@@ -1,8 +1,15 @@
 // The documents that get a page, and the operations and webhook events each one has. Everything here is read
 // from the bundles, so a new operation or version shows up in the docs (and in their tests) by itself.
-import { currentVersion, type DocumentName, documentNames, type JsonObject, type OpenApiDocument, versions } from '@aggregation/openapi/contract';
+import {
+  currentVersion,
+  documentNames,
+  type DocumentName,
+  type JsonObject,
+  type OpenApiDocument,
+  versions,
+} from '@aggregation/openapi/contract';
 
-export { currentVersion, type DocumentName, documentNames, type OpenApiDocument, versions };
+export { currentVersion, documentNames, versions, type DocumentName, type OpenApiDocument };
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

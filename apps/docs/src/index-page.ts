@@ -105,7 +105,8 @@ function renderChanges(changes: Changes): string {
     ...(changes.security ? [`requirements ${code(changes.security.from)} → ${code(changes.security.to)}`] : []),
   ]);
 
-  const body = section('Schemas', schemas) + section('Operations', operations) + section('Webhook events', webhooks) + section('Security', security);
+  const body =
+    section('Schemas', schemas) + section('Operations', operations) + section('Webhook events', webhooks) + section('Security', security);
   const id = `changes-${changes.from}-${changes.to}`;
   return `<section id="${escapeHtml(id)}" class="diff" data-from="${escapeHtml(changes.from)}" data-to="${escapeHtml(changes.to)}">
 <h2>What changed from ${escapeHtml(changes.from)} to ${escapeHtml(changes.to)}</h2>

@@ -1,3 +1,3 @@
 // Public entry points: where the built docs are, and a Hono sub-app that serves them.
 export { docsDir, screenshotsDir } from './paths.ts';
-export { type DocsAppOptions, docsApp } from './serve.ts';
+export { docsApp, type DocsAppOptions } from './serve.ts';

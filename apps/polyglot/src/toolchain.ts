@@ -18,12 +18,7 @@ export function which(name: string): string | undefined {
   return undefined;
 }
 
-export type Toolchain = {
-  python: string | undefined;
-  go: string | undefined;
-  curl: string | undefined;
-  problems: Partial<Record<'python' | 'go', string>>;
-};
+export type Toolchain = { python: string | undefined; go: string | undefined; curl: string | undefined; problems: Partial<Record<'python' | 'go', string>> };
 
 export const minimumVersions = { python: [3, 11], go: [1, 25] } as const;
 
@@ -65,7 +60,7 @@ export function findToolchain(): Toolchain {
 
 export const installHints = {
   python: 'install Python 3.11 or newer with venv (Debian: apt-get install -y python3 python3-venv)',
-  go: "install Go 1.25 or newer and put it on PATH (Debian 12's golang-go is 1.19, too old)",
+  go: 'install Go 1.25 or newer and put it on PATH (Debian 12\'s golang-go is 1.19, too old)',
   curl: 'install curl (Debian: apt-get install -y curl)',
 } as const;
 

@@ -1,6 +1,4 @@
 // Runtime-neutral entry point: Node 24, browsers and edge runtimes. Node-only transport lives in ./node.ts.
-
-export { basicAuthorization, isLiveToken, isSandboxToken } from './auth.ts';
 export {
   type AggregationClient,
   type CallOptions,
@@ -11,6 +9,7 @@ export {
   DEFAULT_TIMEOUT_MS,
   type TransactionSyncOptions,
 } from './client.ts';
+export { basicAuthorization, isLiveToken, isSandboxToken } from './auth.ts';
 export { codeReason, codeStartsWith, codeTokens } from './codes.ts';
 export {
   ENROLLMENT_STATUS_HEADER,
@@ -55,14 +54,13 @@ export {
   type RetryInfo,
   type RetryOptions,
 } from './retry.ts';
-export { createSandboxClient, type SandboxClientOptions, type SandboxPaths } from './sandbox.ts';
 export {
   type DateInput,
   DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
   type IterateOptions,
   iteratePages,
   iterateTransactions,
-  MAX_PAGE_SIZE,
   type PageFetcher,
   type PageQuery,
   reconcileTransactions,
@@ -104,7 +102,8 @@ export {
   signWebhook,
   type VerifyWebhookOptions,
   verifyWebhook,
-  WebhookVerificationError,
-  type WebhookVerificationFailure,
   webhookEventTypes,
+  type WebhookVerificationFailure,
+  WebhookVerificationError,
 } from './webhooks.ts';
+export { createSandboxClient, type SandboxClientOptions, type SandboxPaths } from './sandbox.ts';

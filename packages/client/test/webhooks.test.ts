@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { parseSignatureHeader, signWebhook, verifyWebhook, type WebhookVerificationError, type WebhookVerificationFailure } from '../src/index.ts';
+import {
+  parseSignatureHeader,
+  signWebhook,
+  verifyWebhook,
+  type WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from '../src/index.ts';
 
 // Fixed vectors: HMAC-SHA256 hex digests of "<t>.<body>", computed independently with node:crypto.
 const body =

@@ -1,8 +1,6 @@
 // Builds the application: storage, domain dependencies, the webhook delivery worker and the
 // Hono app with its middleware and routes. The result is the Hono app itself (its `fetch`
 // serves requests in-process) plus handles to close it.
-
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { docsApp } from '@aggregation/docs';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -12,12 +10,13 @@ import type { Deps } from './domain/context.ts';
 import { ApiError } from './domain/errors.ts';
 import type { EventType } from './domain/events.ts';
 import { activeSecrets, ensureSigningSecret } from './domain/webhooks.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppEnv, Runtime } from './http/env.ts';
 import { errorResponse, notFoundResponse } from './http/middleware/errors.ts';
-import { callerOf, type RateLimit, rateLimit, TokenBuckets } from './http/middleware/rate-limit.ts';
+import { callerOf, rateLimit, TokenBuckets, type RateLimit } from './http/middleware/rate-limit.ts';
 import { MAX_BODY_BYTES, type Validators } from './http/middleware/validate.ts';
 import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts';
-import { ReadCache, type ReadCacheOptions, readCacheKey, replay } from './http/read-cache.ts';
+import { ReadCache, readCacheKey, replay, type ReadCacheOptions } from './http/read-cache.ts';
 import { router } from './http/router.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { institutionRoutes } from './http/routes/institutions.ts';
@@ -183,7 +182,8 @@ export function createApp(options: AppOptions = {}): App {
   const buckets = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
   if (buckets) app.use(rateLimit(buckets));
 
-  const readCache = options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
+  const readCache =
+    options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const r = router(app, runtime, validators, readCache);
   institutionRoutes(r, runtime);
   accountRoutes(r, runtime);

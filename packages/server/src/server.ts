@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { type App, type AppOptions, createApp } from './app.ts';
+import { createApp, type App, type AppOptions } from './app.ts';
 
 export interface TlsOptions {
   key: string | Buffer;

@@ -1,7 +1,7 @@
 // Accounts, details, balances, institutions, authentication and versions, in both versions.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { type TestApp, testApp } from './helpers/harness.ts';
+import { testApp, type TestApp } from './helpers/harness.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
 
@@ -59,10 +59,7 @@ describe('accounts', () => {
         assert.equal(one.body.currency_code, 'USD');
         assert.equal(one.body.country_code, 'US');
         assert.match(one.body.account_number, /^\d+$/);
-        assert.deepEqual(
-          one.body.routing_numbers.map((r: any) => r.type),
-          ['ach', 'wire'],
-        );
+        assert.deepEqual(one.body.routing_numbers.map((r: any) => r.type), ['ach', 'wire']);
       } else {
         assert.equal(one.body.currency, 'USD');
       }
@@ -77,11 +74,7 @@ describe('accounts', () => {
       const balances = await t.call('GET', `/accounts/${checking.id}/balances`, { token, version });
       assert.equal(balances.status, 200);
       assert.equal(balances.headers.get('service-enrollment-status'), 'healthy');
-      if (version === '2019-07-01')
-        assert.deepEqual(
-          balances.body.map((b: any) => b.type),
-          ['ledger', 'available'],
-        );
+      if (version === '2019-07-01') assert.deepEqual(balances.body.map((b: any) => b.type), ['ledger', 'available']);
       else assert.match(balances.body.ledger, /^-?\d+\.\d{2}$/);
     });
 
@@ -142,7 +135,7 @@ describe('authentication', () => {
     assert.equal(current.status, 401);
   });
 
-  test("a token never reaches another enrollment's accounts", async () => {
+  test('a token never reaches another enrollment\'s accounts', async () => {
     const a = await t.enroll();
     const b = await t.enroll();
     const foreign = b.accounts[0].id;

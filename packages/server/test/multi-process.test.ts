@@ -3,15 +3,15 @@
 // Idempotency-Key makes one payment whichever process each request reaches, and every event
 // is delivered once although both processes run a delivery worker.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, test } from 'vitest';
-import { describeStorage } from '../src/storage/index.ts';
-import { type Caller, caller, eventually, type Receiver, receiver } from './helpers/harness.ts';
+import { caller, eventually, receiver, type Caller, type Receiver } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
 import { describeUnless } from './helpers/stores.ts';
+import { describeStorage } from '../src/storage/index.ts';
 
 const postgres = await testPostgres();
 afterAll(() => postgres.stop());

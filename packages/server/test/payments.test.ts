@@ -1,7 +1,7 @@
 // Payment schemes, payees, payments with MFA and idempotency, in both versions.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { type TestApp, testApp } from './helpers/harness.ts';
+import { testApp, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;

@@ -2,13 +2,13 @@
 // with backoff, the delivery log, fired events, and delivery across a restart (deliveries and
 // restart on each store).
 import assert from 'node:assert/strict';
-import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { openStore, signBody } from '../src/index.ts';
 import type { Store } from '../src/storage/store.ts';
 import { backoff, type DeliveryWorker } from '../src/webhooks/worker.ts';
-import { eventually, type Receiver, receiver, type TestApp, testApp } from './helpers/harness.ts';
 import { insertPending, testWorker } from './helpers/outbox.ts';
+import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const kinds = await storeKinds();
@@ -43,10 +43,7 @@ describe('signatures', () => {
     };
     const attempts: string[] = [];
     worker = testWorker({
-      store: stopAfterClaim,
-      pollMs: 1000,
-      concurrency: 4,
-      leaseMs: 60_000,
+      store: stopAfterClaim, pollMs: 1000, concurrency: 4, leaseMs: 60_000,
       fetch: async (url) => {
         attempts.push(String(url));
         return new Response(null, { status: 204 });
@@ -58,19 +55,13 @@ describe('signatures', () => {
     assert.deepEqual(attempts, []);
     assert.equal(claims, 2, 'the claim, then the hand-back');
     const deliveries = await store.outbox.listDeliveries(10);
-    assert.deepEqual(deliveries.map((d) => [d.id, d.status, d.next_attempt_at]).sort(), [
-      ['dlv_1', 'pending', 2000],
-      ['dlv_2', 'pending', 2000],
-    ]);
+    assert.deepEqual(deliveries.map((d) => [d.id, d.status, d.next_attempt_at]).sort(), [['dlv_1', 'pending', 2000], ['dlv_2', 'pending', 2000]]);
     await store.close();
   });
 
   test('backoff doubles up to the cap', () => {
     const policy = { baseDelayMs: 1000, maxDelayMs: 5000, maxAttempts: 10 };
-    assert.deepEqual(
-      [1, 2, 3, 4, 5].map((n) => backoff(policy, n)),
-      [1000, 2000, 4000, 5000, 5000],
-    );
+    assert.deepEqual([1, 2, 3, 4, 5].map((n) => backoff(policy, n)), [1000, 2000, 4000, 5000, 5000]);
   });
 });
 
@@ -109,10 +100,7 @@ for (const kind of kinds) {
         const [received] = await hook.waitFor(1, (event) => event.id === reply.body.id);
         assert.deepEqual(received!.event, reply.body);
       }
-      const given = await t.call('POST', '/sandbox/events', {
-        token,
-        json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: 'test' } },
-      });
+      const given = await t.call('POST', '/sandbox/events', { token, json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: 'test' } } });
       assert.equal(given.status, 202);
       const [received] = await hook.waitFor(1, (event) => event.id === given.body.id);
       assert.equal(received!.event.payload.reason, 'test');
@@ -124,20 +112,14 @@ for (const kind of kinds) {
       const unknown = await t.call('POST', '/sandbox/events', { token, json: { type: 'nope' } });
       assert.equal(unknown.status, 422);
       assert.ok(unknown.body.error.params.type);
-      const bad = await t.call('POST', '/sandbox/events', {
-        token,
-        json: { type: 'account.number_verification.processed', payload: { account_id: 'acc_1', status: 'maybe' } },
-      });
+      const bad = await t.call('POST', '/sandbox/events', { token, json: { type: 'account.number_verification.processed', payload: { account_id: 'acc_1', status: 'maybe' } } });
       assert.equal(bad.status, 422);
       assert.ok(bad.body.error.params['payload.status']);
     });
 
     test('rotation: both secrets sign until the old one expires', async () => {
       const old = secrets[0]!;
-      const reply = await t.call('POST', '/sandbox/webhook/secrets', {
-        token,
-        json: { expire_current_at: new Date(Date.now() + 60_000).toISOString() },
-      });
+      const reply = await t.call('POST', '/sandbox/webhook/secrets', { token, json: { expire_current_at: new Date(Date.now() + 60_000).toISOString() } });
       assert.equal(reply.status, 201);
       assert.equal(reply.body.secrets.length, 2);
       assert.equal(reply.body.secrets[0].expires_at, null);
@@ -210,9 +192,7 @@ describe('webhook timeouts', () => {
     const hook = await receiver(() => secrets);
     hook.respond = () => 204;
     const { token } = await t.enroll();
-    secrets = (await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url.replace('/webhooks', '/slow') } })).body.secrets.map(
-      (s: any) => s.secret,
-    );
+    secrets = (await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url.replace('/webhooks', '/slow') } })).body.secrets.map((s: any) => s.secret);
     // The first attempt waits longer than the timeout before it is answered.
     hook.delayFirst = 300;
     const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });

@@ -17,9 +17,7 @@ test('a worker goes from one delivery to the next by itself, with no other timer
   });
   const worker = testWorker({
     // One at a time, and a poll far away (its timer does not keep the process alive).
-    store,
-    pollMs: 3_600_000,
-    concurrency: 1,
+    store, pollMs: 3_600_000, concurrency: 1,
     fetch: async () => {
       if (++attempts === 3) resolve();
       return new Response(null, { status: 204 });
@@ -28,9 +26,7 @@ test('a worker goes from one delivery to the next by itself, with no other timer
   worker.start();
   await third;
   await worker.stop();
-  assert.deepEqual(
-    (await store.outbox.listDeliveries(10)).map((d) => d.status),
-    ['delivered', 'delivered', 'delivered'],
-  );
+  assert.deepEqual((await store.outbox.listDeliveries(10)).map((d) => d.status), ['delivered', 'delivered', 'delivered']);
   await store.close();
 });
+

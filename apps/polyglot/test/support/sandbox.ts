@@ -40,11 +40,7 @@ export async function sampleEnv(baseUrl: string, needs: readonly string[] = []):
     const payment = (await call(`${baseUrl}/accounts/${account.id}/payments`, {
       method: 'POST',
       token,
-      body: JSON.stringify({
-        amount: '1.00',
-        memo: 'Lunch',
-        payee: { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' },
-      }),
+      body: JSON.stringify({ amount: '1.00', memo: 'Lunch', payee: { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' } }),
     })) as { id: string };
     env.PAYMENT_ID = payment.id;
   }

@@ -1,7 +1,7 @@
 // Request validation compiled from the bundled description (openapi/dist/<document>.json)
 // once at start-up: each operation's parameters and body schemas, checked with the shared
 // ContractValidator, and the failures turned into `params` naming each field.
-import { ContractValidator, type DocumentName, deref, type JsonObject, listOperations } from '@aggregation/openapi/contract';
+import { ContractValidator, deref, listOperations, type DocumentName, type JsonObject } from '@aggregation/openapi/contract';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ErrorParams } from '../domain/errors.ts';
 import { setOwn } from './own-property.ts';
@@ -133,8 +133,7 @@ export class RequestValidator {
     const params: Record<string, unknown> = {};
 
     for (const param of check.params) {
-      const raw =
-        param.in === 'path' ? input.path[param.name] : param.in === 'query' ? input.query[param.name] : (input.headers.get(param.name) ?? undefined);
+      const raw = param.in === 'path' ? input.path[param.name] : param.in === 'query' ? input.query[param.name] : (input.headers.get(param.name) ?? undefined);
       // An empty query value (`?count=`) is a value, and the schema judges it; only a missing one is absent.
       if (raw === undefined) {
         if (param.required) add(param.name, 'is required');
@@ -158,8 +157,7 @@ export class RequestValidator {
         if (!media) {
           add('body', `must be one of: ${[...check.body.media.keys()].join(', ')}`);
         } else {
-          body =
-            input.body.mediaType === 'application/x-www-form-urlencoded' ? coerceForm(this.contract, media.schema, input.body.value) : input.body.value;
+          body = input.body.mediaType === 'application/x-www-form-urlencoded' ? coerceForm(this.contract, media.schema, input.body.value) : input.body.value;
           if (!media.validate(body)) {
             for (const [field, messages] of Object.entries(bodyErrors(media, body))) {
               for (const message of messages) add(field, message);
@@ -242,10 +240,7 @@ function fieldErrors(errors: ErrorObject[]): ErrorParams {
   const out: ErrorParams = {};
   for (const error of errors) {
     if (error.keyword === 'oneOf' || error.keyword === 'anyOf' || error.keyword === 'if') continue;
-    const segments = error.instancePath
-      .split('/')
-      .slice(1)
-      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const params = error.params as Record<string, unknown>;
     if (error.keyword === 'required') segments.push(String(params.missingProperty));
     if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));

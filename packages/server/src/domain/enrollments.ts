@@ -2,14 +2,14 @@
 import { creditLimit, openingLedger } from '../sandbox/activity.ts';
 import { availableOf, Simulation } from '../sandbox/bank.ts';
 import { findInstitution, institution as institutionById } from '../sandbox/institutions.ts';
-import { type AccountPlan, SANDBOX_PASSWORD, scenarioFor } from '../sandbox/users.ts';
+import { scenarioFor, SANDBOX_PASSWORD, type AccountPlan } from '../sandbox/users.ts';
+import { seeded } from './prng.ts';
 import type { AccountRow, EnrollmentRow, Mode } from '../storage/store.ts';
 import { addDays, DAY_MS, dayOf } from './clock.ts';
-import { type Deps, transact } from './context.ts';
+import { transact, type Deps } from './context.ts';
 import { ApiError, forbidden, unprocessable } from './errors.ts';
 import { hashToken, newId, newLiveToken, newSandboxToken } from './ids.ts';
 import { runLifecycle } from './lifecycle.ts';
-import { seeded } from './prng.ts';
 
 /** Days of history a new enrollment starts with. */
 export const HISTORY_DAYS = 120;

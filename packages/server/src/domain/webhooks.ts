@@ -2,7 +2,7 @@
 // and firing events on demand.
 import type { EnrollmentRow, WebhookSecretRow } from '../storage/store.ts';
 import { enrollmentNow, isoTime } from './clock.ts';
-import { type Deps, transact } from './context.ts';
+import { transact, type Deps } from './context.ts';
 import { notFound } from './errors.ts';
 import type { EventPayloads, EventType, NewEvent } from './events.ts';
 import { newId, newWebhookSecret } from './ids.ts';
@@ -12,7 +12,7 @@ import { presentTransaction } from './present.ts';
 export function activeSecrets(rows: WebhookSecretRow[], now: number): WebhookSecretRow[] {
   return rows
     .filter((row) => row.expires_at === null || row.expires_at > now)
-    .sort((a, b) => ((a.expires_at ?? Number.POSITIVE_INFINITY) > (b.expires_at ?? Number.POSITIVE_INFINITY) ? -1 : 1));
+    .sort((a, b) => (a.expires_at ?? Number.POSITIVE_INFINITY) > (b.expires_at ?? Number.POSITIVE_INFINITY) ? -1 : 1);
 }
 
 export interface WebhookSettingsView {

@@ -4,7 +4,7 @@ import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppContext, AppEnv, Runtime } from './env.ts';
 import { authenticate } from './middleware/auth.ts';
 import { enrollmentStatusHeader } from './middleware/enrollment-status.ts';
-import { type Validators, validateRequest } from './middleware/validate.ts';
+import { validateRequest, type Validators } from './middleware/validate.ts';
 import type { ReadCache } from './read-cache.ts';
 
 export interface RouteOptions {

@@ -5,7 +5,7 @@ import { openPostgresStore } from './postgres/index.ts';
 import { openSqliteStore } from './sqlite/index.ts';
 import type { Store } from './store.ts';
 
-export type { Repos, Store } from './store.ts';
+export type { Store, Repos } from './store.ts';
 
 export interface StorageOptions {
   /** SQLite file path, or ':memory:' (the default). */

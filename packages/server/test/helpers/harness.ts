@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook } from '@aggregation/client';
 import { ContractValidator, type DocumentName } from '@aggregation/openapi/contract';
-import { type App, type AppOptions, createApp } from '../../src/index.ts';
+import { verifyWebhook } from '@aggregation/client';
+import { createApp, type App, type AppOptions } from '../../src/index.ts';
 
 const validators = new Map<DocumentName, ContractValidator>();
 export function contract(name: DocumentName): ContractValidator {
@@ -153,9 +153,7 @@ export async function receiver(secrets: () => string[], version: DocumentName = 
         const matching = events.filter((received) => filter(received.event));
         if (matching.length >= count) return matching;
         if (Date.now() > deadline) {
-          throw new Error(
-            `expected ${count} events, got ${matching.length}: ${JSON.stringify(events.map((e) => e.event.type))} ${rejected.join('; ')}`,
-          );
+          throw new Error(`expected ${count} events, got ${matching.length}: ${JSON.stringify(events.map((e) => e.event.type))} ${rejected.join('; ')}`);
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -3,8 +3,8 @@
 // certificate. The enrollment is brought up to date before the handler reads it.
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
-import { enrollmentForToken } from '../../domain/enrollments.ts';
 import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
+import { enrollmentForToken } from '../../domain/enrollments.ts';
 import { isLiveToken } from '../../domain/ids.ts';
 import { syncEnrollment } from '../../domain/lifecycle.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
@@ -52,7 +52,10 @@ export function authenticate(runtime: Runtime, options: AuthOptions = {}): Middl
     }
     if (isLiveToken(token)) {
       if (options.sandboxOnly) {
-        throw forbidden('The sandbox control API only accepts sandbox access tokens (test_token_...); this is a live token.', 'sandbox.live_token');
+        throw forbidden(
+          'The sandbox control API only accepts sandbox access tokens (test_token_...); this is a live token.',
+          'sandbox.live_token',
+        );
       }
       if (!hasClientCertificate(c)) {
         throw badRequest('Live access tokens need the TLS client certificate issued to the application.');

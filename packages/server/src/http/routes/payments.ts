@@ -1,5 +1,12 @@
 // Payees and Zelle payments.
-import { createPayee, createPayment, listPayments, paymentOf, requirePayments, SCHEMES } from '../../domain/payments.ts';
+import {
+  createPayee,
+  createPayment,
+  listPayments,
+  paymentOf,
+  requirePayments,
+  SCHEMES,
+} from '../../domain/payments.ts';
 import { presentPayee, presentPayment } from '../../domain/present.ts';
 import type { Runtime } from '../env.ts';
 import { apiBody, apiJson } from '../respond.ts';
@@ -33,13 +40,7 @@ export function paymentRoutes(r: Router, runtime: Runtime): void {
   r.route('get', '/accounts/:account_id/payments', { ...api, operationId: 'listPayments' }, async (c) => {
     const account = await pathAccount(c, runtime);
     const rows = await listPayments(runtime.deps, account);
-    return apiJson(
-      c,
-      runtime,
-      'listPayments',
-      200,
-      rows.map((row) => presentPayment(c.get('base'), row)),
-    );
+    return apiJson(c, runtime, 'listPayments', 200, rows.map((row) => presentPayment(c.get('base'), row)));
   });
 
   r.route('get', '/accounts/:account_id/payments/:payment_id', { ...api, operationId: 'getPayment' }, async (c) => {

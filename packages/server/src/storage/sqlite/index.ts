@@ -5,8 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { identifier, type SqlConnection, sqlRepos } from '../sql/repos.ts';
-import { type Repos, type Store, UniqueViolation } from '../store.ts';
+import { identifier, sqlRepos, type SqlConnection } from '../sql/repos.ts';
+import { UniqueViolation, type Repos, type Store } from '../store.ts';
 import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
 import { watchWalIndex } from './wal-index.ts';
@@ -116,13 +116,19 @@ function migrate(db: DatabaseSync): void {
     name TEXT NOT NULL,
     applied_at INTEGER NOT NULL
   )`);
-  const applied = new Set((db.prepare('SELECT version FROM migrations').all() as { version: number }[]).map((row) => row.version));
+  const applied = new Set(
+    (db.prepare('SELECT version FROM migrations').all() as { version: number }[]).map((row) => row.version),
+  );
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(migration.sql);
-      db.prepare('INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+      db.prepare('INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        Date.now(),
+      );
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
