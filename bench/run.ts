@@ -82,7 +82,7 @@ const summary = [
   '|---|---|---:|---:|---|',
   ...sections.flatMap((s, i) => s.targets.map((t) => `| ${i + 1}. ${s.title} | ${t.name} | ${t.value} | ${t.goal} | ${verdict(t)} |`)),
 ].join('\n');
-const document = [header, summary, ...sections.map((s, i) => renderSection(s, i + 1))].join('\n\n') + '\n';
+const document = `${[header, summary, ...sections.map((s, i) => renderSection(s, i + 1))].join('\n\n')}\n`;
 writeFileSync(options.out, document);
 ctx.log(`wrote ${options.out} (${elapsed.toFixed(0)} s)`);
 if (failed) process.exitCode = 1;

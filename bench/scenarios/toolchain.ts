@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import type { Context } from '../lib/context.ts';
 import type { Section } from '../lib/report.ts';
 import { cleanCopy } from '../lib/repo-copy.ts';
@@ -37,7 +38,7 @@ async function time(command: string, args: string[], cwd: string): Promise<Run> 
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const ms = performance.now() - started;
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(output);
   return {
     ms,
     code,

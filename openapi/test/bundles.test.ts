@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { distDir, documentNames, loadBundle } from '../src/contract.ts';
 

@@ -1,18 +1,21 @@
 // Every example in every bundle validates against the schema it illustrates.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { ContractValidator, deref, documentNames, loadBundle, type JsonObject } from '../src/contract.ts';
 
 type Found = { pointer: string; schemaPointer: string; value: unknown };
 
-const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Walks a bundle and collects every example together with the pointer of the schema it belongs to. */
 function collectExamples(doc: JsonObject): Found[] {
   const found: Found[] = [];
   const visit = (node: unknown, pointer: string) => {
     if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${pointer}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) visit(item, `${pointer}/${i}`);
+      return;
+    }
     const object = node as JsonObject;
     // Media types, parameters and headers carry `schema` beside `example`/`examples`.
     if ('schema' in object && !pointer.includes('/schema/')) {
@@ -20,12 +23,12 @@ function collectExamples(doc: JsonObject): Found[] {
       if ('example' in object) found.push({ pointer: `${pointer}/example`, schemaPointer, value: object.example });
       for (const [name, example] of Object.entries((object.examples ?? {}) as Record<string, unknown>)) {
         const resolved = deref(doc as never, example);
-        if ('value' in resolved) found.push({ pointer: `${pointer}/examples/${escape(name)}`, schemaPointer, value: resolved.value });
+        if ('value' in resolved) found.push({ pointer: `${pointer}/examples/${escapePointer(name)}`, schemaPointer, value: resolved.value });
       }
     }
     for (const [key, child] of Object.entries(object)) {
       if (key === 'examples' || key === 'example') continue;
-      visit(child, `${pointer}/${escape(key)}`);
+      visit(child, `${pointer}/${escapePointer(key)}`);
     }
   };
   visit(doc.paths, '#/paths');
@@ -35,9 +38,9 @@ function collectExamples(doc: JsonObject): Found[] {
   const schemas = ((doc.components as JsonObject | undefined)?.schemas ?? {}) as Record<string, JsonObject>;
   for (const [name, schema] of Object.entries(schemas)) {
     const list = Array.isArray(schema.examples) ? schema.examples : [];
-    list.forEach((value, i) =>
-      found.push({ pointer: `#/components/schemas/${name}/examples/${i}`, schemaPointer: `#/components/schemas/${name}`, value }),
-    );
+    for (const [i, value] of list.entries()) {
+      found.push({ pointer: `#/components/schemas/${name}/examples/${i}`, schemaPointer: `#/components/schemas/${name}`, value });
+    }
   }
   return found;
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { Document, Spectral, type ISpectralDiagnostic, type Ruleset } from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
@@ -18,7 +18,7 @@ type Json = { [key: string]: any };
 
 let ruleset: Ruleset;
 
-before(async () => {
+beforeAll(async () => {
   // As the CLI does: the OWASP ruleset resolves to its CommonJS build, which needs the commonjs plugin.
   ruleset = await bundleAndLoadRuleset(join(openapiDir, '.spectral.yaml'), { fs, fetch }, [commonjs()]);
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Browser, Page } from 'playwright-core';
@@ -29,7 +29,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   let server: ReturnType<typeof createAdaptorServer>;
   let origin: string;
 
-  before(async () => {
+  beforeAll(async () => {
     if (skip) return;
     const app = new Hono();
     app.route('/docs', docsApp());
@@ -40,7 +40,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     mkdirSync(screenshotsDir, { recursive: true });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   });
@@ -77,10 +77,10 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   }
 
   const menuLink = (page: Page, text: RegExp) => page.locator('[data-component-name="Menu/MenuItem"] a').filter({ hasText: text }).first();
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // A webhook's heading ends with a "Webhook" badge.
   const heading = (page: Page, text: string) =>
-    page.locator('h1, h2').filter({ hasText: new RegExp(`^\\s*${escape(text)}\\s*(Webhook)?\\s*$`) }).first();
+    page.locator('h1, h2').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*(Webhook)?\\s*$`) }).first();
 
   /** Opens a menu entry (a tag, an operation, a webhook) and waits for its heading. */
   async function show(page: Page, entry: RegExp, title: string): Promise<void> {
@@ -90,7 +90,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
 
   /** The language menu offers every sample, and choosing one shows it. */
   async function everyLanguage(page: Page, samples: CodeSample[]): Promise<void> {
-    const exactly = (text: string) => new RegExp(`^\\s*${escape(text)}\\s*$`);
+    const exactly = (text: string) => new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`);
     const choose = async (from: string, to: string) => {
       await page.locator('[data-component-name="Dropdown/Dropdown"]').filter({ hasText: exactly(from) }).first().click();
       await page.locator('[data-component-name="Dropdown/DropdownMenuItem"]').filter({ hasText: exactly(to) }).first().click();
@@ -107,7 +107,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   }
 
   for (const name of documentNames) {
-    it(`${name}.html shows every operation and webhook event with its samples`, { skip }, async () => {
+    it.skipIf(skip)(`${name}.html shows every operation and webhook event with its samples`, async () => {
       const document = decorated(name);
       const operations = operationsOf(document);
       const webhooks = webhooksOf(document);
@@ -116,11 +116,11 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
 
       const tags = [...new Set(operations.map((operation) => operation.tag))];
       for (const tag of tags) {
-        await show(page, new RegExp(`^\\s*${escape(tag)}\\s*$`), tag);
+        await show(page, new RegExp(`^\\s*${escapeRegExp(tag)}\\s*$`), tag);
         for (const operation of operations.filter((item) => item.tag === tag)) {
           const method = operation.method.toUpperCase();
           // The menu entry is the summary, then the method (lowercase in the DOM, uppercase on screen).
-                await show(page, new RegExp(`^\\s*${escape(operation.summary)}\\s*${method}\\s*$`, 'i'), operation.summary);
+                await show(page, new RegExp(`^\\s*${escapeRegExp(operation.summary)}\\s*${method}\\s*$`, 'i'), operation.summary);
           // The first sample (curl) is shown in full; the others sit behind the language menu.
           const [sample] = operation.object['x-codeSamples'] as CodeSample[];
           const source = sample!.source.replace(/\s+/g, ' ').trim();
@@ -140,7 +140,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
         for (const webhook of webhooks) {
           const method = webhook.method.toUpperCase();
           assert.ok(links.includes(`${method} ${webhook.name}`), `${name}: webhook ${webhook.name} is not listed`);
-          await show(page, new RegExp(`^\\s*${escape(webhook.summary)}\\s*${method}\\s*$`, 'i'), webhook.summary);
+          await show(page, new RegExp(`^\\s*${escapeRegExp(webhook.summary)}\\s*${method}\\s*$`, 'i'), webhook.summary);
         }
         await page.screenshot({ path: join(screenshotsDir, `${name}-webhooks.png`) });
       }
@@ -149,7 +149,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     });
   }
 
-  it('index.html lists the versions, marks the current one, shows the changes and links the pages', { skip }, async () => {
+  it.skipIf(skip)('index.html lists the versions, marks the current one, shows the changes and links the pages', async () => {
     const { page, problems } = await open('/docs');
     assert.equal(new URL(page.url()).pathname, '/docs/');
     const current = await page.locator('#current-version').innerText();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { loadBundle, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { diffDocuments, typeLabel } from '../src/diff.ts';
 

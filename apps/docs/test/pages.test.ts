@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { currentVersion, documentNames, versions } from '../src/documents.ts';
 import { remoteResources } from '../src/offline.ts';
 import { docsDir } from '../src/paths.ts';

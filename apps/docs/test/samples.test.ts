@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { loadBundle } from '@aggregation/openapi/contract';
 import { decorate } from '../src/decorate.ts';
 import { currentVersion, documentNames, operationsOf, type OpenApiDocument } from '../src/documents.ts';
@@ -98,7 +98,7 @@ describe('decorate', () => {
       samples.map((sample) => sample.source.trim()),
       ['shared 2019-07-01 BASE_URL', 'shared 2019-07-01 BASE_URL', 'own BASE_URL'],
     );
-    assert.equal((document.paths?.['/a']?.get?.['x-codeSamples'] as CodeSample[]).length, 3);
+    assert.equal((document.paths?.['/a']?.get?.['x-codeSamples'] as CodeSample[] | undefined)?.length, 3);
     assert.equal(bundle.paths?.['/a']?.get?.['x-codeSamples'], undefined);
   });
 });

@@ -38,17 +38,17 @@ function operationsOf(name: (typeof documentNames)[number]): Operation[] {
   );
 }
 
-describe('code samples against the sandbox server', { concurrency: 2 }, () => {
+describe('code samples against the sandbox server', { concurrent: true }, () => {
   let sandbox: Sandbox;
-  before(async () => {
+  beforeAll(async () => {
     sandbox = await startSandbox();
   });
-  after(() => sandbox?.close());
+  afterAll(() => sandbox?.close());
 
   for (const name of documentNames) {
     for (const { operationId } of operationsOf(name)) {
       for (const language of languages) {
-        it(`${name} ${operationId} (${language.id})`, { skip: language.skip }, async () => {
+        it.skipIf(language.skip)(`${name} ${operationId} (${language.id})`, async () => {
           const shown = join(docsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);
           const source = readFileSync(shown, 'utf8');
           const needs = ['TRANSACTION_ID', 'PAYMENT_ID', 'DELIVERY_ID'].filter((variable) => source.includes(variable));

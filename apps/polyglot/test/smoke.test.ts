@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { goSmokeDir } from '../src/go.ts';
 import { artifactsDir, goClientDir, packageDir, pythonClientDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
@@ -17,12 +17,12 @@ const noGo = skipWhenMissing('the Go smoke program', missingTool('go', toolchain
 
 describe('smoke programs of the generated clients', () => {
   let sandbox: Sandbox;
-  before(async () => {
+  beforeAll(async () => {
     sandbox = await startSandbox();
   });
-  after(() => sandbox?.close());
+  afterAll(() => sandbox?.close());
 
-  it('Python: enroll, list accounts, page transactions, read a 404 as Error', { skip: noPython }, async () => {
+  it.skipIf(noPython)('Python: enroll, list accounts, page transactions, read a 404 as Error', async () => {
     assert.ok(existsSync(join(pythonClientDir, 'aggregation_client')), 'no Python client: run npm run generate:clients');
     const { stdout } = await run(venvPython, [join(packageDir, 'smoke', 'python', 'smoke.py')], {
       env: venvEnv({ API_URL: sandbox.url, PYTHONPATH: pythonClientDir }),
@@ -30,7 +30,7 @@ describe('smoke programs of the generated clients', () => {
     assert.match(stdout, /^python smoke: ok: \d+ accounts, \d+ transactions .* unknown account: 404 not_found$/m);
   });
 
-  it('Go: compiles, then enroll, list accounts, page transactions, read a 404 as Error', { skip: noGo }, async () => {
+  it.skipIf(noGo)('Go: compiles, then enroll, list accounts, page transactions, read a 404 as Error', async () => {
     assert.ok(existsSync(join(goClientDir, 'client.gen.go')), 'no Go client: run npm run generate:clients');
     const binary = join(artifactsDir, 'bin', 'go-smoke');
     await run(toolchain.go!, ['build', '-o', binary, '.'], { cwd: goSmokeDir });

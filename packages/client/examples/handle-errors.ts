@@ -14,7 +14,8 @@ try {
   const details = await client.accounts.details(accountId);
   console.log(details.account_number, details.routing_numbers.ach);
 } catch (error) {
-  if (isAccountClosed(error)) console.log('closed', error.reason); // account.closed[.<reason>]
+  // error.reason: account.closed[.<reason>]
+  if (isAccountClosed(error)) console.log('closed', error.reason);
   else if (isEnrollmentDisconnected(error)) console.log('reconnect with the widget', disconnectReason(error));
   else if (isVerificationPending(error)) console.log('microdeposit not seen yet');
   else if (isVerificationExpired(error)) console.log('microdeposit verification expired');

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { verifyWebhook, WebhookVerificationError } from '@aggregation/client';
+import { Hono } from 'hono';
 
 const secrets = (process.env.WEBHOOK_SECRETS ?? '').split(','); // two while a secret is rotated
 

@@ -24,11 +24,13 @@ export class AbortableRequest extends Request {
   }
 
   get controller(): AbortController {
-    return (this.#controller ??= new AbortController());
+    this.#controller ??= new AbortController();
+    return this.#controller;
   }
 
   override get signal(): AbortSignal {
-    return (this.#signal ??= attemptSignal(this.controller, this.callerSignal));
+    this.#signal ??= attemptSignal(this.controller, this.callerSignal);
+    return this.#signal;
   }
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from 'vitest';
 import { signWebhook } from '../src/index.ts';
 
 const secrets = ['whsec_old', 'whsec_new'];
@@ -16,7 +16,7 @@ const body = JSON.stringify({
 
 let hono: typeof import('../examples/webhook-hono.ts');
 let express: typeof import('../examples/webhook-express.ts');
-before(async () => {
+beforeAll(async () => {
   process.env.WEBHOOK_SECRETS = secrets.join(',');
   hono = await import('../examples/webhook-hono.ts');
   express = await import('../examples/webhook-express.ts');

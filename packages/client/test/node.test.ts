@@ -3,7 +3,7 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type RunningServer, startServer } from '@aggregation/server';
 import { ApiError, ConfigurationError, ConnectionError, createClient } from '../src/node.ts';
 import { createTestPki, hasOpenssl, type TestPki } from './helpers/certificates.ts';
@@ -11,14 +11,14 @@ import { headersTimedOut } from './helpers/loopback.ts';
 
 const skip = hasOpenssl() ? false : 'openssl is not installed: cannot create test certificates';
 
-describe('Node entry: mutual TLS', { skip }, () => {
+describe.skipIf(skip)('Node entry: mutual TLS', () => {
   let pki: TestPki;
   let server: Server;
   let baseUrl: string;
   // Emits 'arrived' and 'closed' for the held request's connection.
   const held = new EventEmitter();
 
-  before(async () => {
+  beforeAll(async () => {
     pki = createTestPki();
     // Answers with the certificate it saw, so the test can tell that the client presented one.
     server = createServer(
@@ -41,20 +41,17 @@ describe('Node entry: mutual TLS', { skip }, () => {
     baseUrl = `https://localhost:${(server.address() as AddressInfo).port}`;
   });
 
-  after(() => {
+  afterAll(() => {
     server?.closeAllConnections();
     server?.close();
   });
 
+  /** A client with a live token and the test's client certificate, without retries. */
+  const liveClient = (options: { timeoutMs?: number } = {}) =>
+    createClient({ token: 'token_live_abc', baseUrl, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, retry: false, ...options });
+
   it('sends live requests with the client certificate', async () => {
-    const client = createClient({
-      token: 'token_live_abc',
-      baseUrl,
-      cert: pki.clientCert,
-      key: pki.clientKey,
-      ca: pki.ca,
-      retry: false,
-    });
+    const client = liveClient();
     try {
       const [account] = (await client.accounts.list()) as unknown as { client_cn: string; authorization: string }[];
       assert.equal(account?.client_cn, 'test-application');
@@ -68,7 +65,7 @@ describe('Node entry: mutual TLS', { skip }, () => {
   // The timeout is long enough for the request to reach the server on a loaded machine; the test's own timeout
   // bounds the wait for the connection to close.
   it('a timed-out attempt is aborted on its mutual TLS connection', { timeout: 20_000 }, async () => {
-    const client = createClient({ token: 'token_live_abc', baseUrl, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, retry: false, timeoutMs: 2_000 });
+    const client = liveClient({ timeoutMs: 2_000 });
     try {
       const [arrived, closed] = [once(held, 'arrived'), once(held, 'closed')];
       const pending = client.accounts.get('acc_held');
@@ -110,12 +107,12 @@ describe('Node entry: mutual TLS', { skip }, () => {
   });
 });
 
-describe('Node entry: live requests to the server over mutual TLS', { skip }, () => {
+describe.skipIf(skip)('Node entry: live requests to the server over mutual TLS', () => {
   let pki: TestPki;
   let running: RunningServer;
   let liveToken: string;
 
-  before(async () => {
+  beforeAll(async () => {
     pki = createTestPki();
     running = await startServer({
       port: 0,
@@ -128,7 +125,7 @@ describe('Node entry: live requests to the server over mutual TLS', { skip }, ()
     const { createEnrollment } = await import('../../server/src/domain/enrollments.ts');
     liveToken = (await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password', mode: 'live' })).token;
   });
-  after(async () => {
+  afterAll(async () => {
     await running?.close();
   });
 

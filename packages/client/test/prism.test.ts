@@ -2,7 +2,7 @@
 // Prism checks the requests against the description (auth, headers, bodies) and answers from its examples;
 // `Prefer: code=..., example=...` chooses the answer.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   type AggregationClient,
   ApiError,
@@ -22,12 +22,12 @@ const skip = missingBundle('2020-10-12');
 const payment = { amount: '25.00', memo: 'Dinner split', payee: { scheme: 'zelle', address: 'jane.doe@example.com' } } as const;
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' } as const;
 
-describe('against the Prism mock of 2020-10-12', { skip }, () => {
+describe.skipIf(skip)('against the Prism mock of 2020-10-12', () => {
   let prism: RunningPrism;
   let client: AggregationClient<'2020-10-12'>;
   const waits: number[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     prism = await startPrism(bundlePath('2020-10-12'));
     client = createClient({
       token: 'test_token_prism',
@@ -36,7 +36,7 @@ describe('against the Prism mock of 2020-10-12', { skip }, () => {
       retry: { maxRetries: 1, sleep: async (ms) => void waits.push(ms) },
     });
   });
-  after(async () => {
+  afterAll(async () => {
     await prism?.stop();
   });
 
@@ -224,12 +224,12 @@ describe('against the Prism mock of 2020-10-12', { skip }, () => {
   });
 });
 
-describe('against the Prism mock of 2019-07-01', { skip: missingBundle('2019-07-01') }, () => {
+describe.skipIf(missingBundle('2019-07-01'))('against the Prism mock of 2019-07-01', () => {
   let prism: RunningPrism;
-  before(async () => {
+  beforeAll(async () => {
     prism = await startPrism(bundlePath('2019-07-01'));
   });
-  after(async () => {
+  afterAll(async () => {
     await prism?.stop();
   });
 

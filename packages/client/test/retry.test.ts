@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import {
   ApiError,
   backoffDelay,
@@ -190,7 +190,7 @@ describe('retries of payments', () => {
   });
 
   it('a payment is retried after a network error with the same key', async () => {
-    const { client, calls } = setup((request, i) => {
+    const { client, calls } = setup((_request, i) => {
       if (i === 0) throw new TypeError('connection reset');
       return json(payment, 202);
     });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'node:test';
+import { it } from 'vitest';
 
 const src = join(import.meta.dirname, '..', 'src');
 const nodeOnly = /from\s+['"](node:[^'"]+|undici|fs|path|crypto|http|https|net|tls|buffer|stream)['"]/;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { ContractValidator, type DocumentName } from '@aggregation/openapi/contract';
 import { type App, createApp } from '@aggregation/server';
 import {
@@ -31,7 +31,7 @@ import { missingBundle } from './helpers/prism.ts';
 const skip = missingBundle('2020-10-12');
 const baseUrl = 'http://localhost';
 
-describe('against the server in-process', { skip }, () => {
+describe.skipIf(skip)('against the server in-process', () => {
   let app: App;
   const problems: string[] = [];
   const validators = new Map<DocumentName, ContractValidator>();
@@ -42,7 +42,10 @@ describe('against the server in-process', { skip }, () => {
     const path = new URL(request.url).pathname;
     const document = (path.startsWith('/sandbox/') ? 'sandbox' : (response.headers.get('service-version') ?? '2020-10-12')) as DocumentName;
     let validator = validators.get(document);
-    if (!validator) validators.set(document, (validator = ContractValidator.forDocument(document)));
+    if (!validator) {
+      validator = ContractValidator.forDocument(document);
+      validators.set(document, validator);
+    }
     const text = await response.clone().text();
     const found = validator.validateResponse({
       method: request.method,
@@ -64,10 +67,10 @@ describe('against the server in-process', { skip }, () => {
   const clientFor = <V extends '2020-10-12' | '2019-07-01' = '2020-10-12'>(token: string, version?: V) =>
     createClient<V>({ token, baseUrl, fetch, retry: false, ...(version ? { version } : {}) });
 
-  before(() => {
+  beforeAll(() => {
     app = createApp({ databasePath: ':memory:', logError: () => {} });
   });
-  after(async () => {
+  afterAll(async () => {
     await app?.close();
   });
   afterEach(() => {
@@ -81,7 +84,7 @@ describe('against the server in-process', { skip }, () => {
     let savings: Account;
     let card: Account;
 
-    before(async () => {
+    beforeAll(async () => {
       const enrollment = await enroll('username');
       token = enrollment.access_token;
       client = clientFor(token, '2020-10-12');

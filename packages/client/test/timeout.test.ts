@@ -2,7 +2,7 @@
 // even when the fetch listens to neither. On Node's own fetch, the Node entry times attempts out with undici's
 // headers timeout instead, and gives the fetch no signal but the caller's.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, vi } from 'vitest';
 import { ConnectionError, createClient, type FetchLike } from '../src/index.ts';
 import { createClient as createNodeClient } from '../src/node.ts';
 import { json } from './helpers/fake-fetch.ts';
@@ -32,7 +32,7 @@ describe('per-attempt timeout', () => {
     await assert.rejects(client.accounts.list(), timedOut);
     assert.equal(seen.length, 1);
     assert.equal(seen[0]?.aborted, true);
-    assert.equal((seen[0]?.reason as DOMException).name, 'TimeoutError');
+    assert.equal((seen[0]!.reason as DOMException).name, 'TimeoutError');
   });
 
   it("the Request's own signal is the same attempt signal", async () => {
@@ -112,7 +112,7 @@ describe('per-attempt timeout', () => {
   // bounds the wait for the connection to close.
   it('the global fetch closes the connection of a request that timed out', { timeout: 20_000 }, async (t) => {
     const server = await startLoopback();
-    t.after(server.close);
+    t.onTestFinished(server.close);
     const client = createClient({ token, baseUrl: server.origin, timeoutMs: 1_000, retry: false });
     const pending = client.accounts.list();
     assert.deepEqual((await server.arrived()).map((arrival) => arrival.url), ['/accounts']);
@@ -125,7 +125,7 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
   // Undici checks its timeouts about every half second; the tests' own timeouts bound the waits for connections.
   it('a request without an answer fails at its timeout, is retried, and each timed-out connection is closed', { timeout: 20_000 }, async (t) => {
     const server = await startLoopback();
-    t.after(server.close);
+    t.onTestFinished(server.close);
     const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 300, retry: { maxRetries: 1, sleep: async () => {} } });
     await assert.rejects(client.accounts.list(), headersTimedOut(300, `GET ${server.origin}/accounts`));
     assert.deepEqual(server.arrivals.map((arrival) => arrival.url), ['/accounts', '/accounts']);
@@ -134,14 +134,14 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
 
   it('gives the fetch the URL and no signal, or only the caller’s', async (t) => {
     const server = await startLoopback((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end('[]'));
-    t.after(server.close);
+    t.onTestFinished(server.close);
     // Calls through to the real fetch, noting the arguments; restored after the test.
-    const fetch = t.mock.method(globalThis, 'fetch');
+    const fetch = vi.spyOn(globalThis, 'fetch');
     const client = createNodeClient({ token, baseUrl: server.origin });
     const caller = new AbortController();
     await client.accounts.list();
     await client.accounts.list({ signal: caller.signal });
-    const calls = fetch.mock.calls.map((call) => call.arguments);
+    const calls = fetch.mock.calls;
     assert.equal(calls.length, 2);
     for (const [input, init] of calls) {
       assert.equal(input, `${server.origin}/accounts`);
@@ -156,14 +156,14 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
       response.writeHead(200, { 'Content-Type': 'application/json' }).write('[');
       setTimeout(() => response.end(']'), 1_500);
     });
-    t.after(server.close);
+    t.onTestFinished(server.close);
     const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 300, retry: false });
     assert.deepEqual(await client.accounts.list(), []);
   });
 
   it("the caller's abort is final and closes the connection", { timeout: 20_000 }, async (t) => {
     const server = await startLoopback();
-    t.after(server.close);
+    t.onTestFinished(server.close);
     const client = createNodeClient({ token, baseUrl: server.origin, retry: { sleep: async () => {} } });
     const caller = new AbortController();
     const pending = client.accounts.list({ signal: caller.signal });
@@ -178,7 +178,7 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     const server = await startLoopback((_request, response) => {
       setTimeout(() => response.writeHead(200, { 'Content-Type': 'application/json' }).end('[]'), 1_200);
     });
-    t.after(server.close);
+    t.onTestFinished(server.close);
     const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 0, retry: false });
     assert.deepEqual(await client.accounts.list(), []);
   });
@@ -188,7 +188,7 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     const server = await startLoopback((_request, response, index) => {
       if (index > 0) response.writeHead(201, { 'Content-Type': 'application/json' }).end('{"id":"pay_1","status":"pending"}');
     });
-    t.after(server.close);
+    t.onTestFinished(server.close);
     const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 300, retry: { sleep: async () => {} } });
     const payment = { amount: '25.00', memo: 'Dinner', payee: { scheme: 'zelle', address: 'bob@example.com' } } as const;
     const result = await client.payments.create('acc_1', payment, { checkAccount: false });

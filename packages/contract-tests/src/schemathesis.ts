@@ -189,7 +189,7 @@ export async function runSchemathesisSuite(target: Target, options: Schemathesis
     else result.skipped.push(`${found.missing}; install Python 3.11+ with venv to run Schemathesis (in CI this fails)`);
     return result;
   }
-  let env;
+  let env: Awaited<ReturnType<typeof ensureEnv>>;
   try {
     env = await ensureEnv(found.python, (line) => console.log(`  ${line}`));
   } catch (error) {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { parse } from 'yaml';
 import { listOperations, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { loadFiles, mockInputs, tally, topLevel, type RespectReport } from '../src/arazzo.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { packageDir } from '../src/python.ts';
 import { defaultSeeds, parseSeeds, summarize, type JsonReport } from '../src/schemathesis.ts';
 

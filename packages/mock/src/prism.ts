@@ -56,11 +56,15 @@ export async function runPrism(args: string[], port: number, host: string, start
   });
   let output = '';
   // Keep draining Prism's log so a full pipe never blocks it.
-  const onData = (chunk: Buffer) => void (output += chunk.toString());
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   let exited = false;
-  child.once('exit', () => void (exited = true));
+  child.once('exit', () => {
+    exited = true;
+  });
   const deadline = Date.now() + startTimeoutMs;
   while (!(await accepts(port, host))) {
     if (exited) throw new Error(`Prism exited with code ${child.exitCode} before listening:\n${output}`);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { startMock, type Running } from '../src/index.ts';
 
@@ -37,10 +37,10 @@ for (const version of versions) {
   describe(`Prism mock of ${version}`, () => {
     const doc = loadBundle(version);
     let mock: Running;
-    before(async () => {
+    beforeAll(async () => {
       mock = await startMock({ version });
     });
-    after(async () => {
+    afterAll(async () => {
       await mock?.stop();
     });
 
@@ -109,10 +109,10 @@ for (const version of versions) {
 
 describe('Prism and the sandbox document', () => {
   let mock: Running;
-  before(async () => {
+  beforeAll(async () => {
     mock = await startMock({ version: 'sandbox' });
   });
-  after(async () => {
+  afterAll(async () => {
     await mock?.stop();
   });
   test('creating a sandbox enrollment answers with its example', async () => {
@@ -132,10 +132,10 @@ describe('Prism and the sandbox document', () => {
 describe('where Prism falls short of the description', () => {
   let api: Running;
   let sandbox: Running;
-  before(async () => {
+  beforeAll(async () => {
     [api, sandbox] = await Promise.all([startMock({ version: '2020-10-12' }), startMock({ version: 'sandbox' })]);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([api?.stop(), sandbox?.stop()]);
   });
 

@@ -287,7 +287,10 @@ export function createApp(options: AppOptions = {}): App {
 
   const serveCached = (incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void => {
     const key = readCache && readCacheKey(incoming);
-    if (!key) return pass();
+    if (!key) {
+      pass();
+      return;
+    }
     const started = performance.now();
     const kept = readCache!.check(key, incoming, (entry) => {
       // A caller out of tokens goes to the app, which answers the 429.

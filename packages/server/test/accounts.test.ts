@@ -1,6 +1,6 @@
 // Accounts, details, balances, institutions, authentication and versions, in both versions.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { testApp, type TestApp } from './helpers/harness.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
@@ -12,13 +12,13 @@ describe('accounts', () => {
   let checking: any;
   let card: any;
 
-  before(async () => {
+  beforeAll(async () => {
     t = testApp();
     ({ token, accounts } = await t.enroll());
     checking = accounts.find((a) => a.subtype === 'checking');
     card = accounts.find((a) => a.subtype === 'credit_card');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('the sandbox user `username` has checking, savings and a credit card', () => {
     assert.deepEqual(
@@ -132,10 +132,10 @@ describe('accounts', () => {
 
 describe('authentication', () => {
   let t: TestApp;
-  before(() => {
+  beforeAll(() => {
     t = testApp();
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('no token: 401 unauthorized', async () => {
     const reply = await t.call('GET', '/accounts');
@@ -195,10 +195,10 @@ describe('authentication', () => {
 
 describe('removing access', () => {
   let t: TestApp;
-  before(() => {
+  beforeAll(() => {
     t = testApp();
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   for (const version of VERSIONS) {
     test(`${version}: DELETE /accounts/{id} removes one account`, async () => {
@@ -231,10 +231,10 @@ describe('removing access', () => {
 
 describe('versions', () => {
   let t: TestApp;
-  before(() => {
+  beforeAll(() => {
     t = testApp({ defaultVersion: '2019-07-01' });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('the application default applies without Service-Version', async () => {
     const { token, accounts } = await t.enroll();
@@ -265,11 +265,11 @@ describe('versions', () => {
 describe('common errors on every operation', () => {
   let t: TestApp;
   let account: string;
-  before(async () => {
+  beforeAll(async () => {
     t = testApp();
     account = (await t.enroll()).accounts[0].id;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const operations = (id: string) =>
     [

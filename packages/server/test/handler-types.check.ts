@@ -6,6 +6,7 @@ import { apiBody, apiJson, sandboxJson, type ApiBody } from '../src/http/respond
 export async function wrongShapes(c: AppContext, runtime: Runtime): Promise<void> {
   // @ts-expect-error an Account needs every required field
   await apiJson(c, runtime, 'getAccount', 200, { id: 'acc_1' });
+  // biome-ignore format: the expected error must stay on the line under its directive
   // @ts-expect-error balances allow no extra fields
   await apiJson(c, runtime, 'getAccountBalances', 200, { account_id: 'acc_1', ledger: '1.00', available: '1.00', links: { self: 'x', account: 'y' }, extra: 1 });
   // @ts-expect-error createPayment answers 200 or 202, never 201

@@ -7,7 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createEnrollment } from '../src/domain/enrollments.ts';
 import { startServer, type RunningServer } from '../src/index.ts';
 import { assertContract, basic, caller, contract, type Caller } from './helpers/harness.ts';
@@ -19,12 +19,12 @@ describe('over HTTP with a SQLite file', () => {
   let running: RunningServer;
   let call: Caller;
 
-  before(async () => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'server-http-'));
     running = await startServer({ port: 0, hostname: '127.0.0.1', databasePath: join(dir, 'sandbox.sqlite') });
     call = caller((request) => fetch(request), running.url);
   });
-  after(async () => {
+  afterAll(async () => {
     await running.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -170,7 +170,7 @@ describe('rate limiting', () => {
     try {
       const call = caller((request) => fetch(request), running.url);
       const statuses: number[] = [];
-      let limited;
+      let limited: Awaited<ReturnType<typeof call>> | undefined;
       for (let i = 0; i < 5; i++) {
         const reply = await call('GET', '/institutions');
         statuses.push(reply.status);
@@ -289,7 +289,7 @@ function certificates(dir: string) {
   };
 }
 
-describe('HTTPS with a client CA', { skip: !hasOpenssl() && 'openssl is not installed' }, () => {
+describe.skipIf(!hasOpenssl() && 'openssl is not installed')('HTTPS with a client CA', () => {
   let dir: string;
   let running: RunningServer;
   let certs: ReturnType<typeof certificates>;
@@ -316,14 +316,14 @@ describe('HTTPS with a client CA', { skip: !hasOpenssl() && 'openssl is not inst
       request.end();
     });
 
-  before(async () => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'server-tls-'));
     certs = certificates(dir);
     running = await startServer({ port: 0, hostname: 'localhost', tls: { ...certs.server, clientCa: certs.ca } });
     liveToken = (await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password', mode: 'live' })).token;
     sandboxToken = (await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' })).token;
   });
-  after(async () => {
+  afterAll(async () => {
     await running.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,7 +1,7 @@
 // The state machines, driven through the sandbox control API: posting, enrichment, refresh,
 // microdeposit verification, disconnection and closed accounts, with their events.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
@@ -11,7 +11,7 @@ describe('sandbox lifecycle', () => {
   let hook: Receiver;
   let secrets: string[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     t = testApp();
     hook = await receiver(() => secrets);
     const { token } = await t.enroll();
@@ -19,7 +19,7 @@ describe('sandbox lifecycle', () => {
     assert.equal(settings.status, 200);
     secrets = settings.body.secrets.map((s: any) => s.secret);
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await hook.close();
   });
@@ -254,10 +254,10 @@ describe('sandbox lifecycle', () => {
 
 describe('sandbox control API rules', () => {
   let t: TestApp;
-  before(() => {
+  beforeAll(() => {
     t = testApp();
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('credentials: password is `password`, usernames are the test users', async () => {
     const wrong = await t.call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'nope' } });

@@ -12,7 +12,7 @@ import { describeUnless } from './helpers/stores.ts';
 import { describeStorage } from '../src/storage/index.ts';
 
 const postgres = await testPostgres();
-after(() => postgres.stop());
+afterAll(() => postgres.stop());
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
 
@@ -51,7 +51,7 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
   let hook: Receiver;
   let secrets: string[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     databaseUrl = await postgres.database();
     // Both start at once on an empty database: one migrates, the other waits for it.
     [a, b] = await Promise.all([startProcess(databaseUrl), startProcess(databaseUrl)]);
@@ -63,7 +63,7 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
     checking = enrolled.body.accounts[0];
     hook = await receiver(() => secrets);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await hook?.close();
   });

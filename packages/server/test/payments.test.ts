@@ -16,13 +16,13 @@ describe('payments', () => {
   let savings: any;
   let card: any;
 
-  before(async () => {
+  beforeAll(async () => {
     t = testApp();
     const created = await t.enroll();
     token = created.token;
     [checking, savings, card] = created.accounts;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   for (const version of VERSIONS) {
     test(`${version}: OPTIONS lists the schemes`, async () => {
@@ -178,13 +178,13 @@ for (const kind of await storeKinds()) {
     let token: string;
     let checking: any;
 
-    before(async () => {
+    beforeAll(async () => {
       t = testApp(appOptions(await kind.location()));
       const created = await t.enroll();
       token = created.token;
       checking = created.accounts[0];
     });
-    after(() => t.close());
+    afterAll(() => t.close());
 
     const pay = (key: string, json: unknown, extra: Record<string, string> = {}) =>
       t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers: { 'idempotency-key': key, ...extra } });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { DAY_MS } from '../src/domain/clock.ts';
 import { openStore, startServer, type RunningServer } from '../src/index.ts';
 import { caller, type Caller, type Reply } from './helpers/harness.ts';
@@ -21,7 +21,7 @@ describe('read cache over HTTP', () => {
   let offset = 0;
   const logged: string[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'server-read-cache-'));
     running = await startServer({
       port: 0,
@@ -34,7 +34,7 @@ describe('read cache over HTTP', () => {
     http = caller((request) => fetch(request), running.url);
     rendered = caller((request) => running.app.fetch(request), running.url);
   });
-  after(async () => {
+  afterAll(async () => {
     await running.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test, vi } from 'vitest';
 import pg from 'pg';
 import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
@@ -146,7 +146,7 @@ for (const kind of await storeKinds()) {
     let location: StorageOptions;
     let store: Store;
 
-    before(async () => {
+    beforeAll(async () => {
       location = await kind.location(true);
       store = openStore(location);
       await store.ready();
@@ -155,7 +155,7 @@ for (const kind of await storeKinds()) {
         await tx.accounts.insert(account('acc_1', 'enr_1'));
       });
     });
-    after(() => store.close());
+    afterAll(() => store.close());
 
     test('migrations are numbered and recorded', async () => {
       assert.deepEqual(await inspect[kind.name].applied(location), inspect[kind.name].migrations);
@@ -391,14 +391,14 @@ describe('sqlite only', () => {
     }
   });
 
-  test('concurrent transactions share one commit; each succeeds or fails alone, and is answered once committed', async (t) => {
+  test('concurrent transactions share one commit; each succeeds or fails alone, and is answered once committed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-'));
     const path = join(dir, 'store.sqlite');
     const store = openStore({ path });
     const other = new DatabaseSync(path, { readOnly: true });
     const statements: string[] = [];
     const exec = DatabaseSync.prototype.exec;
-    t.mock.method(DatabaseSync.prototype, 'exec', function (this: DatabaseSync, sql: string) {
+    vi.spyOn(DatabaseSync.prototype, 'exec').mockImplementation(function (this: DatabaseSync, sql: string) {
       statements.push(sql);
       return exec.call(this, sql);
     });

@@ -1,6 +1,6 @@
 // Transactions: order, pagination, ledger consistency, parameters, both versions.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { testApp, type TestApp } from './helpers/harness.ts';
 
 const cents = (money: string) => Math.round(Number(money) * 100);
@@ -11,12 +11,12 @@ describe('transactions', () => {
   let accounts: any[];
   let all: any[];
 
-  before(async () => {
+  beforeAll(async () => {
     t = testApp();
     ({ token, accounts } = await t.enroll());
     all = (await t.call('GET', `/accounts/${accounts[0].id}/transactions`, { token })).body;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('90+ days of history, newest first, pending ones at the head', () => {
     assert.ok(all.length > 100);
@@ -170,10 +170,10 @@ describe('transactions', () => {
 
 describe('large history', () => {
   let t: TestApp;
-  before(() => {
+  beforeAll(() => {
     t = testApp();
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('a long list is streamed and pages deep are served by the index', async () => {
     const { token, accounts } = await t.enroll('history.20000');

@@ -75,7 +75,7 @@ for (const kind of kinds) {
     let token: string;
     let enrollmentId: string;
 
-    before(async () => {
+    beforeAll(async () => {
       t = testApp({ ...appOptions(await kind.location()), webhooks: { retry: { baseDelayMs: 30, maxDelayMs: 60, maxAttempts: 4 }, pollMs: 30 } });
       hook = await receiver(() => secrets);
       ({ token, enrollmentId } = await t.enroll());
@@ -87,7 +87,7 @@ for (const kind of kinds) {
       assert.equal(settings.body.url, hook.url);
       secrets = settings.body.secrets.map((s: any) => s.secret);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
       await hook.close();
     });
@@ -194,11 +194,7 @@ describe('webhook timeouts', () => {
     const t = testApp({ webhooks: { timeoutMs: 100, retry: { baseDelayMs: 20, maxDelayMs: 40 }, pollMs: 20 } });
     let secrets: string[] = [];
     const hook = await receiver(() => secrets);
-    let attempts = 0;
-    hook.respond = () => {
-      attempts++;
-      return 204;
-    };
+    hook.respond = () => 204;
     const { token } = await t.enroll();
     secrets = (await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url.replace('/webhooks', '/slow') } })).body.secrets.map((s: any) => s.secret);
     // The first attempt waits longer than the timeout before it is answered.

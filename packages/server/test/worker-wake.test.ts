@@ -2,7 +2,7 @@
 // for other I/O or a timer stalls the deliveries for seconds, which the test's timeout turns into a failure
 // (they take milliseconds otherwise).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { openStore } from '../src/index.ts';
 import { insertPending, testWorker } from './helpers/outbox.ts';
 import { DEFAULT_APPLICATION_ID } from '../src/storage/store.ts';

@@ -3,8 +3,9 @@
 // needs, a missing piece is a failure, never a silent skip.
 
 /**
- * False when nothing is missing. Otherwise prints `# skipping <what>: <missing>` and returns the reason, to pass
- * as a test's `skip`; under CI=true it throws instead.
+ * False when nothing is missing. Otherwise prints `# skipping <what>: <missing>` (vitest shows it with the file's
+ * output, since its skip takes no reason) and returns the reason, to pass to `describe.skipIf` or `it.skipIf`;
+ * under CI=true it throws instead.
  */
 export function skipWhenMissing(what: string, missing: string | false | undefined, env: NodeJS.ProcessEnv = process.env): string | false {
   if (!missing) return false;

@@ -93,7 +93,7 @@ export class RequestValidator {
     this.contract = contract;
     const doc = contract.doc;
     for (const { method, path, operationId, operation, pathItem } of listOperations(doc)) {
-      const base = `#/paths/${escape(path)}`;
+      const base = `#/paths/${escapePointer(path)}`;
       const params: ParamCheck[] = [];
       const seen = new Set<string>();
       const collect = (list: unknown, pointer: string) => {
@@ -125,7 +125,7 @@ export class RequestValidator {
         const requestBody = deref(doc, operation.requestBody);
         const media = new Map<string, MediaCheck>();
         for (const [mediaType, content] of Object.entries((requestBody.content ?? {}) as Record<string, JsonObject>)) {
-          const schemaPointer = pointerOf(doc, content.schema, `${bodyPointer}/content/${escape(mediaType)}/schema`);
+          const schemaPointer = pointerOf(doc, content.schema, `${bodyPointer}/content/${escapePointer(mediaType)}/schema`);
           const schema = deref(doc, content.schema);
           const branches = ((schema.oneOf as JsonObject[] | undefined) ?? []).map((branch, index) => ({
             consts: constsOf(deref(doc, branch)),
@@ -235,6 +235,13 @@ function typesOf(contract: ContractValidator, schema: JsonObject | undefined): S
 }
 
 /** Form fields are all text; nested objects come from `a[b]` names. Coerce leaves by the schema. */
+/** Adds a message to a field's list once; the field is the caller's, so it is kept as an own property. */
+function addFieldMessage(errors: ErrorParams, field: string, message: string): void {
+  const messages = Object.hasOwn(errors, field) ? errors[field]! : [];
+  if (!messages.includes(message)) messages.push(message);
+  setOwn(errors, field, messages);
+}
+
 function coerceForm(contract: ContractValidator, schema: JsonObject, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return typeof value === 'string' ? coerceScalar(contract, schema, value) : value;

@@ -12,7 +12,8 @@ export interface ChangeContext {
   details(accountId: string): Promise<AccountDetails | null>;
 }
 
-export type Rewrite = (value: any, context: ChangeContext) => unknown | Promise<unknown>;
+/** Takes the shape its resource or event has; the tables cannot name it, so callers hand the value over as it is. */
+export type Rewrite = (value: never, context: ChangeContext) => unknown | Promise<unknown>;
 
 export interface VersionChange {
   /** The version this module produces. */
@@ -23,5 +24,5 @@ export interface VersionChange {
   /** Webhook payloads by event type. */
   events: Partial<Record<string, Rewrite>>;
   /** Request bodies by operationId, rewritten into the newer version's shape. */
-  requests: Partial<Record<string, (body: any) => unknown>>;
+  requests: Partial<Record<string, (body: never) => unknown>>;
 }

@@ -22,7 +22,7 @@ export async function rewriteResource(version: string, resource: Resource, value
   let out = value;
   for (const change of path(version)) {
     const rewrite = change.resources[resource];
-    if (rewrite) out = await rewrite(out, context);
+    if (rewrite) out = await rewrite(out as never, context);
   }
   return out;
 }
@@ -31,7 +31,7 @@ export async function rewriteEventPayload(version: string, type: string, payload
   let out = payload;
   for (const change of path(version)) {
     const rewrite = change.events[type];
-    if (rewrite) out = await rewrite(out, context);
+    if (rewrite) out = await rewrite(out as never, context);
   }
   return out;
 }
@@ -41,7 +41,7 @@ export function upgradeRequest(version: string, operationId: string, body: unkno
   let out = body;
   for (const change of path(version).reverse()) {
     const rewrite = change.requests[operationId];
-    if (rewrite) out = rewrite(out);
+    if (rewrite) out = rewrite(out as never);
   }
   return out;
 }

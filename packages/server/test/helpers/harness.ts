@@ -74,7 +74,7 @@ export function caller(fetcher: (request: Request) => Response | Promise<Respons
     }
     const response = await fetcher(new Request(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) }));
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text !== '') {
       try {
         parsed = JSON.parse(text);

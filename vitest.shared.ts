@@ -1,0 +1,42 @@
+// The one vitest setup of every workspace. Each workspace's vitest.config.ts calls `workspaceTests` with what is
+// its own (name, timeouts, coverage floor); the root vitest.config.ts lists them as projects, and each workspace's
+// `npm test` runs its own, so that turbo caches the workspaces one by one.
+import { defineConfig } from 'vitest/config';
+
+export interface WorkspaceTests {
+  /** The workspace's package name, which is also the project's (`vitest --project <name>`). */
+  name: string;
+  /** Per test and per hook: a test that hangs fails after this long rather than holding the run. */
+  timeoutMs: number;
+  /** What coverage is measured over, relative to the workspace (default: `src/**`). */
+  coverageOf?: string[];
+  /** The floor under CI=true, in percent, no lower than what the suite measured when it was set. */
+  coverageFloor: { statements: number; branches: number; functions: number; lines: number };
+  /** Tests of a `concurrent` describe that run at once (vitest's default is 5). */
+  maxConcurrency?: number;
+}
+
+export function workspaceTests(options: WorkspaceTests) {
+  return defineConfig({
+    test: {
+      name: options.name,
+      include: ['test/**/*.test.ts'],
+      // A process per test file: tests start servers, set globals and leave handles behind.
+      pool: 'forks',
+      isolate: true,
+      testTimeout: options.timeoutMs,
+      hookTimeout: options.timeoutMs,
+      // Spies (`vi.spyOn`) are undone after each test, so that no test sees another one's.
+      restoreMocks: true,
+      ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),
+      coverage: {
+        provider: 'v8',
+        // Measured and printed under CI=true (or with --coverage); a local run stays fast.
+        enabled: process.env.CI === 'true',
+        include: options.coverageOf ?? ['src/**'],
+        reporter: ['text-summary'],
+        thresholds: options.coverageFloor,
+      },
+    },
+  });
+}
