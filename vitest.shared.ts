@@ -14,6 +14,8 @@ export interface WorkspaceTests {
   coverageFloor: { statements: number; branches: number; functions: number; lines: number };
   /** Tests of a `concurrent` describe that run at once (vitest's default is 5). */
   maxConcurrency?: number;
+  /** One test file at a time: files that load the machine on purpose (kills, floods) must not overlap. */
+  oneFileAtATime?: boolean;
 }
 
 export function workspaceTests(options: WorkspaceTests) {
@@ -29,6 +31,7 @@ export function workspaceTests(options: WorkspaceTests) {
       // Spies (`vi.spyOn`) are undone after each test, so that no test sees another one's.
       restoreMocks: true,
       ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),
+      ...(options.oneFileAtATime ? { fileParallelism: false } : {}),
       coverage: {
         provider: 'v8',
         // Measured and printed under CI=true (or with --coverage); a local run stays fast.

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createContext } from './lib/context.ts';
 import { backgroundBusy, busyShare, cpuPressureMicros, cpuTimes, describeMachine } from './lib/machine.ts';
 import { parseOptions, type ScenarioName } from './lib/options.ts';
-import { renderSection, verdict, type Section } from './lib/report.ts';
+import { renderSection, type Section, verdict } from './lib/report.ts';
 import { prepareServerBefore } from './lib/server-before.ts';
 import { client } from './scenarios/client.ts';
 import { history } from './scenarios/history.ts';
@@ -27,11 +27,13 @@ const scenarios: Record<ScenarioName, (ctx: ReturnType<typeof createContext>) =>
 
 const options = parseOptions(process.argv.slice(2));
 const workdir = mkdtempSync(join(tmpdir(), 'aggregation-bench-'));
-const before = options.serverBeforeSpec ? prepareServerBefore(options.serverBeforeSpec, fileURLToPath(new URL('../', import.meta.url)), workdir) : undefined;
+const before = options.serverBeforeSpec
+  ? prepareServerBefore(options.serverBeforeSpec, fileURLToPath(new URL('../', import.meta.url)), workdir)
+  : undefined;
 options.serverBefore = before?.entry;
 const ctx = createContext(options, workdir);
 const machine = describeMachine();
-ctx.log('measuring the machine\'s background load for 2 s');
+ctx.log("measuring the machine's background load for 2 s");
 const background = await backgroundBusy();
 const cpuBefore = cpuTimes();
 const pressureBefore = cpuPressureMicros();

@@ -1,7 +1,7 @@
 // Processes under test run in children of their own (their RSS and CPU are theirs alone),
 // driven over IPC: the child announces `ready` with what the harness needs (url, tokens), then
 // answers calls until `stop`, after which it exits on its own so --cpu-prof profiles get written.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 
 interface Reply {

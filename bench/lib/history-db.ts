@@ -15,9 +15,9 @@ export function historyFacts(databasePath: string, accountId: string, depth: num
   try {
     const { count } = db.prepare('SELECT COUNT(*) AS count FROM transactions WHERE account_id = ?').get(accountId) as { count: number };
     const position = Math.max(0, Math.min(Math.floor(count * depth), count - after - 1));
-    const row = db
-      .prepare('SELECT id FROM transactions WHERE account_id = ? ORDER BY date DESC, seq DESC LIMIT 1 OFFSET ?')
-      .get(accountId, position) as { id: string } | undefined;
+    const row = db.prepare('SELECT id FROM transactions WHERE account_id = ? ORDER BY date DESC, seq DESC LIMIT 1 OFFSET ?').get(accountId, position) as
+      | { id: string }
+      | undefined;
     if (!row) throw new Error(`no transaction at position ${position} of ${count} in account ${accountId}`);
     return { count, deepId: row.id, position };
   } finally {

@@ -25,7 +25,9 @@ export async function record(url: string, init: RequestInit = {}): Promise<Recor
 export async function expectStatus(url: string, init: RequestInit, status: number): Promise<RecordedResponse> {
   const recorded = await record(url, init);
   if (recorded.status !== status) {
-    throw new Error(`${init.method ?? 'GET'} ${url}: expected ${status}, got ${recorded.status}: ${Buffer.from(recorded.body).toString().slice(0, 500)}`);
+    throw new Error(
+      `${init.method ?? 'GET'} ${url}: expected ${status}, got ${recorded.status}: ${Buffer.from(recorded.body).toString().slice(0, 500)}`,
+    );
   }
   return recorded;
 }
@@ -34,7 +36,12 @@ export async function expectStatus(url: string, init: RequestInit, status: numbe
  * Sends `count` requests with `concurrency` in flight; returns how many got 2xx and how long it took. `init` may be a
  * function, for a new body per request.
  */
-export async function sendMany(url: string, init: RequestInit | (() => RequestInit), count: number, concurrency: number): Promise<{ ok: number; seconds: number }> {
+export async function sendMany(
+  url: string,
+  init: RequestInit | (() => RequestInit),
+  count: number,
+  concurrency: number,
+): Promise<{ ok: number; seconds: number }> {
   let next = 0;
   let ok = 0;
   const started = performance.now();

@@ -1,6 +1,6 @@
 // The server under test in a child process of its own and, with --server-before, an older copy of it beside it.
 import type { ServerArgs, ServerInfo } from '../targets/server.ts';
-import { spawnChild, type Child } from './child.ts';
+import { type Child, spawnChild } from './child.ts';
 import type { Context } from './context.ts';
 
 const serverScript = new URL('../targets/server.ts', import.meta.url);
@@ -19,8 +19,6 @@ export async function spawnServers(
 ): Promise<{ server: Child<ServerInfo>; before: Child<ServerInfo> | undefined }> {
   const server = await spawnServer(ctx, `${scenario}-server`, args);
   const module = ctx.options.serverBefore;
-  const before = module
-    ? await spawnServer(ctx, `${scenario}-server-before`, { ...args, databasePath: beforeDatabasePath, module })
-    : undefined;
+  const before = module ? await spawnServer(ctx, `${scenario}-server-before`, { ...args, databasePath: beforeDatabasePath, module }) : undefined;
   return { server, before };
 }

@@ -39,7 +39,8 @@ export async function client(ctx: Context): Promise<Section> {
   for (const transport of Object.keys(transports) as Transport[]) {
     for (const operation of Object.keys(operations) as Operation[]) {
       // The diagnostic variant only where the client's share is largest.
-      for (const caller of callers) if (caller !== 'client, no retry or timeout' || operation === 'accounts') variants.push({ transport, operation, caller });
+      for (const caller of callers)
+        if (caller !== 'client, no retry or timeout' || operation === 'accounts') variants.push({ transport, operation, caller });
     }
   }
   const measured: Medians[] = [];
@@ -56,7 +57,12 @@ export async function client(ctx: Context): Promise<Section> {
   for (const variant of variants) {
     const op = operations[variant.operation];
     const overhead = median(overheads(variant));
-    const call = variant.caller === 'raw' ? 'raw fetch + json()' : variant.caller === 'client' ? op.method : 'the same with { retry: false, timeoutMs: 0 } (diagnostic)';
+    const call =
+      variant.caller === 'raw'
+        ? 'raw fetch + json()'
+        : variant.caller === 'client'
+          ? op.method
+          : 'the same with { retry: false, timeoutMs: 0 } (diagnostic)';
     rows.push([
       transports[variant.transport],
       `${op.name}: ${call}`,
@@ -78,7 +84,7 @@ export async function client(ctx: Context): Promise<Section> {
   return {
     title: 'Client',
     about:
-      'The typed client (`createClient`) against raw `fetch(url, { headers })` then `json()`, one call at a time, on the same server running in the same process: over loopback HTTP with the platform fetch, and without a network through the app\'s own `fetch` (`app.fetch(new Request(...))` for the raw calls, `createClient({ fetch: app.fetch })`). The difference is the client\'s own work: openapi-fetch building the Request, the Authorization header, the retry wrapper, the per-attempt timeout, error mapping, parsing.',
+      "The typed client (`createClient`) against raw `fetch(url, { headers })` then `json()`, one call at a time, on the same server running in the same process: over loopback HTTP with the platform fetch, and without a network through the app's own `fetch` (`app.fetch(new Request(...))` for the raw calls, `createClient({ fetch: app.fetch })`). The difference is the client's own work: openapi-fetch building the Request, the Authorization header, the retry wrapper, the per-attempt timeout, error mapping, parsing.",
     tables: [{ headers: ['transport', 'call', 'µs per call', 'CPU µs per call', 'overhead vs raw (CPU)'], rows }],
     targets,
     notes: [
@@ -109,7 +115,10 @@ async function measureInProcess(
       }
     }
     return new Map(
-      variants.map((v) => [key(v), { cpu: median(results.get(key(v))!.map((r) => r.cpuMicros)), wall: median(results.get(key(v))!.map((r) => r.wallMicros)) }]),
+      variants.map((v) => [
+        key(v),
+        { cpu: median(results.get(key(v))!.map((r) => r.cpuMicros)), wall: median(results.get(key(v))!.map((r) => r.wallMicros)) },
+      ]),
     );
   } finally {
     await loop.stop();

@@ -2,13 +2,13 @@
 // 1,000,000 transactions, and the unpaged list of the million streamed while the server's RSS
 // is watched. The histories are seeded by the server itself: the sandbox user `history.<n>`.
 import { join } from 'node:path';
-import { spawnChild, type Child } from '../lib/child.ts';
+import { type Child, spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
-import { spawnServers } from '../lib/server-target.ts';
-import { historyFacts, type HistoryFacts } from '../lib/history-db.ts';
+import { type HistoryFacts, historyFacts } from '../lib/history-db.ts';
 import { expectStatus } from '../lib/http.ts';
-import { failures, interleave, load, type LoadResult } from '../lib/load.ts';
+import { failures, interleave, type LoadResult, load } from '../lib/load.ts';
 import type { Section, Table } from '../lib/report.ts';
+import { spawnServers } from '../lib/server-target.ts';
 import { fmtInt, fmtMb, fmtMs, fmtRatio, fmtSeconds, medianOf } from '../lib/stats.ts';
 import { readStream, type StreamResult } from '../lib/stream.ts';
 import type { ServerArgs, ServerInfo } from '../targets/server.ts';
@@ -54,14 +54,16 @@ export async function history(ctx: Context): Promise<Section> {
       const length = (JSON.parse(Buffer.from(recorded.body).toString()) as unknown[]).length;
       if (length !== PAGE) throw new Error(`expected a page of ${PAGE}, got ${length} for ${pageOf(h)}`);
     }
-    const run = (h: Hist, seconds: number, target: Child<ServerInfo> = server) => () =>
-      load({
-        url: target.info.url + pageOf(h),
-        headers: { authorization: h.enrolled.authorization },
-        connections: options.connections,
-        seconds,
-        pid: target.pid,
-      });
+    const run =
+      (h: Hist, seconds: number, target: Child<ServerInfo> = server) =>
+      () =>
+        load({
+          url: target.info.url + pageOf(h),
+          headers: { authorization: h.enrolled.authorization },
+          connections: options.connections,
+          seconds,
+          pid: target.pid,
+        });
     ctx.log('history: deep pages: warm-up');
     await run(small, options.warmupSeconds)();
     await run(large, options.warmupSeconds)();
@@ -71,7 +73,9 @@ export async function history(ctx: Context): Promise<Section> {
       small: run(small, options.seconds),
       large: run(large, options.seconds),
       // The same file served by the server before fixes (same enrollments and tokens).
-      ...(before ? { 'small, server before fixes': run(small, options.seconds, before), 'large, server before fixes': run(large, options.seconds, before) } : {}),
+      ...(before
+        ? { 'small, server before fixes': run(small, options.seconds, before), 'large, server before fixes': run(large, options.seconds, before) }
+        : {}),
     });
     const rps = (name: string) => medianOf(results[name]!, (r) => r.rps);
     const p50 = (name: string) => medianOf(results[name]!, (r) => r.p50);
@@ -109,7 +113,9 @@ export async function history(ctx: Context): Promise<Section> {
         round === options.rounds ? pause : undefined,
       );
       if (result.status !== 200 || !result.wellFormed || result.items !== large.facts.count) {
-        notes.push(`Stream round ${round + 1}: status ${result.status}, ${fmtInt(result.items)} of ${fmtInt(large.facts.count)} transactions, well-formed array: ${result.wellFormed}.`);
+        notes.push(
+          `Stream round ${round + 1}: status ${result.status}, ${fmtInt(result.items)} of ${fmtInt(large.facts.count)} transactions, well-formed array: ${result.wellFormed}.`,
+        );
       }
       streams.push(result);
     }
@@ -140,7 +146,12 @@ export async function history(ctx: Context): Promise<Section> {
       tables: [pages, stream],
       targets: [
         { name: 'deep page: large / small time per request', value: fmtRatio(slowdown), goal: `≤ ${MAX_SLOWDOWN}×`, met: slowdown <= MAX_SLOWDOWN },
-        { name: 'unpaged stream of 1M: server RSS growth (worst round)', value: `${fmtMb(worstGrowth)} MB`, goal: '< 100 MB', met: worstGrowth < MAX_STREAM_GROWTH },
+        {
+          name: 'unpaged stream of 1M: server RSS growth (worst round)',
+          value: `${fmtMb(worstGrowth)} MB`,
+          goal: '< 100 MB',
+          met: worstGrowth < MAX_STREAM_GROWTH,
+        },
       ],
       notes,
     };

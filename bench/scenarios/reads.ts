@@ -1,23 +1,24 @@
 // 1. Reads: the server (authentication, validation, storage on) against the limit (a bare
 // node:http server replaying the server's own response bytes from memory) and the peer (the
 // Prism mock of the same operation).
-import { join } from 'node:path';
+
 import { writeFileSync } from 'node:fs';
-import { startMock, type MockOptions, type Running } from '@aggregation/mock';
-import { loadBundle, type JsonObject, type OpenApiDocument } from '@aggregation/openapi/contract';
+import { join } from 'node:path';
+import { type MockOptions, type Running, startMock } from '@aggregation/mock';
+import { type JsonObject, loadBundle, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
-import { spawnServer, spawnServers } from '../lib/server-target.ts';
 import { expectStatus } from '../lib/http.ts';
-import { failures, interleave, load, loadCells, type LoadResult } from '../lib/load.ts';
-import type { Section, Table, Target } from '../lib/report.ts';
+import { failures, interleave, type LoadResult, load, loadCells } from '../lib/load.ts';
 import { childPids } from '../lib/proc.ts';
+import type { Section, Table, Target } from '../lib/report.ts';
+import { spawnServer, spawnServers } from '../lib/server-target.ts';
 import { fmtInt, fmtPercent, fmtRatio, medianOf } from '../lib/stats.ts';
 import type { Enrolled } from '../targets/server.ts';
 
 const LIMIT_SHARE = 0.5;
 const PEER = 'peer (Prism mock)';
-const SAME_BYTES_PEER = 'peer (Prism mock answering the server\'s body)';
+const SAME_BYTES_PEER = "peer (Prism mock answering the server's body)";
 const PEER_MULTIPLE = 10;
 
 export async function reads(ctx: Context): Promise<Section> {
@@ -111,7 +112,18 @@ export async function reads(ctx: Context): Promise<Section> {
       const LIMIT = 'limit (bare node:http)';
       tables.push({
         caption: op.name,
-        headers: ['target', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'CPU µs per response', 'req/s per core', 'vs limit: per core / req/s', 'vs Prism: per core / req/s', 'body bytes'],
+        headers: [
+          'target',
+          'req/s',
+          'p50 ms',
+          'p99 ms',
+          'RSS peak MB',
+          'CPU µs per response',
+          'req/s per core',
+          'vs limit: per core / req/s',
+          'vs Prism: per core / req/s',
+          'body bytes',
+        ],
         rows: Object.entries(results).map(([name, rounds]) => [
           name,
           ...loadCells(rounds),
@@ -119,7 +131,11 @@ export async function reads(ctx: Context): Promise<Section> {
           fmtInt(perCore(name)),
           both(name, LIMIT, fmtPercent),
           both(name, PEER, fmtRatio),
-          name.startsWith('peer') ? fmtInt(prismBytes[name]![op.path]!) : name === 'server before fixes' || name === 'server, read cache off' ? '' : fmtInt(recorded[op.path]!.body.length),
+          name.startsWith('peer')
+            ? fmtInt(prismBytes[name]![op.path]!)
+            : name === 'server before fixes' || name === 'server, read cache off'
+              ? ''
+              : fmtInt(recorded[op.path]!.body.length),
         ]),
       });
       const ofLimit = perCore('server') / perCore(LIMIT);
@@ -152,13 +168,13 @@ export async function reads(ctx: Context): Promise<Section> {
     }
     notes.push(
       `${options.connections} connections, ${options.rounds} round(s) of ${options.seconds} s per target and operation, interleaved; medians. ` +
-        'The load generator (autocannon, in the harness process) shares the two cores with the target, so each target is measured twice: the requests per second it answered, and the requests per second one core gives it (its 2xx responses per CPU-second of its own process, all threads, from /proc/<pid>/stat). The targets are judged on the second: on the fast targets the generator saturates first and the answered rates are its ceiling, not theirs; Prism, which is far from that ceiling, spends more than one core (its collector\'s threads), and per core counts that against it. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework\'s, the gap between it and the server is the server\'s own code. Prism answers the description\'s example, which is smaller than the server\'s page; a second Prism, on a copy of the bundle whose only example for each operation is the server\'s recorded body, answers the same JSON (the targets are judged against the first, Prism as shipped). ' +
+        "The load generator (autocannon, in the harness process) shares the two cores with the target, so each target is measured twice: the requests per second it answered, and the requests per second one core gives it (its 2xx responses per CPU-second of its own process, all threads, from /proc/<pid>/stat). The targets are judged on the second: on the fast targets the generator saturates first and the answered rates are its ceiling, not theirs; Prism, which is far from that ceiling, spends more than one core (its collector's threads), and per core counts that against it. The framework floor is a bare Hono app on @hono/node-server replaying the same bytes: the gap between it and the limit is the framework's, the gap between it and the server is the server's own code. Prism answers the description's example, which is smaller than the server's page; a second Prism, on a copy of the bundle whose only example for each operation is the server's recorded body, answers the same JSON (the targets are judged against the first, Prism as shipped). " +
         'The server replays a read from its read cache while nothing has been written since it was rendered (the load repeats one URL, so every request after the first is replayed); the row "read cache off" is the same server rendering every request: authentication, enrollment clock, SQLite, presenting and serializing.',
     );
     return {
       title: 'Reads',
       about:
-        'The server (authentication, version, request validation, SQLite storage on a file) against the limit, a bare `node:http` server on the same Node replaying the server\'s own response bytes from memory, and the peer, the Prism mock of the same operation.',
+        "The server (authentication, version, request validation, SQLite storage on a file) against the limit, a bare `node:http` server on the same Node replaying the server's own response bytes from memory, and the peer, the Prism mock of the same operation.",
       tables,
       targets: goals,
       notes,

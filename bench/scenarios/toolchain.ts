@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import type { Context } from '../lib/context.ts';
-import type { Section } from '../lib/report.ts';
 import { cleanCopy } from '../lib/repo-copy.ts';
+import type { Section } from '../lib/report.ts';
 import { fmtPercent, fmtSeconds } from '../lib/stats.ts';
 
 const MAX_WARM_SHARE = 0.05;
@@ -71,16 +71,26 @@ export async function toolchain(ctx: Context): Promise<Section> {
     if (written.length > 0) {
       notes.push(
         `The cold run changed ${written.length} file(s) that are not git-ignored, which turbo hashes as inputs, so the warm run cannot replay the tasks that read them: ` +
-          written.slice(0, 8).map((line) => `\`${line.slice(3)}\``).join(', ') + (written.length > 8 ? ', …' : '') + '.',
+          written
+            .slice(0, 8)
+            .map((line) => `\`${line.slice(3)}\``)
+            .join(', ') +
+          (written.length > 8 ? ', …' : '') +
+          '.',
       );
     }
     ctx.log(`toolchain: warm \`${label}\``);
     const warm = await time(command, [...args], copy);
-    for (const [name, run] of [['cold', cold], ['warm', warm]] as const) {
+    for (const [name, run] of [
+      ['cold', cold],
+      ['warm', warm],
+    ] as const) {
       if (run.code !== 0) {
         const log = join(ctx.workdir, '..', `aggregation-bench-toolchain-${name}.log`);
         writeFileSync(log, run.output);
-        notes.push(`The ${name} run exited with code ${run.code}; its output is in ${log}. Last lines: ${run.output.trim().split('\n').slice(-5).join(' / ')}`);
+        notes.push(
+          `The ${name} run exited with code ${run.code}; its output is in ${log}. Last lines: ${run.output.trim().split('\n').slice(-5).join(' / ')}`,
+        );
       }
     }
     const share = warm.ms / cold.ms;

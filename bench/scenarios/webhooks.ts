@@ -3,13 +3,13 @@
 // same receiver, HTTP client, signature and concurrency, no outbox). And verifyWebhook calls/s
 // against the same checks written directly with node:crypto.
 import { join } from 'node:path';
+import type { Child } from '../lib/child.ts';
 import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
-import type { Child } from '../lib/child.ts';
-import { spawnServers } from '../lib/server-target.ts';
 import { expectStatus, sendMany } from '../lib/http.ts';
-import type { Section } from '../lib/report.ts';
 import { sampleRss } from '../lib/proc.ts';
+import type { Section } from '../lib/report.ts';
+import { spawnServers } from '../lib/server-target.ts';
 import { fmtInt, fmtMb, fmtPercent, median } from '../lib/stats.ts';
 import type { ReceiverStats } from '../targets/receiver.ts';
 import type { ServerInfo } from '../targets/server.ts';
@@ -85,7 +85,12 @@ export async function webhooks(ctx: Context): Promise<Section> {
     const bare = async (count: number): Promise<Delivery> => {
       await receiver.call('reset');
       const rss = sampleRss(sender.pid);
-      const result = await sender.call<{ ok: number; seconds: number }>('send', { url: receiver.info.url, secret: secrets[0], count, concurrency: DELIVERY_CONCURRENCY });
+      const result = await sender.call<{ ok: number; seconds: number }>('send', {
+        url: receiver.info.url,
+        secret: secrets[0],
+        count,
+        concurrency: DELIVERY_CONCURRENCY,
+      });
       const stats = await receiver.call<ReceiverStats>('stats');
       return { perSecond: result.ok / result.seconds, rssPeak: rss.stop().peak, delivered: stats.verified['webhook.test'] ?? 0, failed: stats.failed };
     };
@@ -103,7 +108,8 @@ export async function webhooks(ctx: Context): Promise<Section> {
     }
     for (const [name, rounds] of Object.entries(runs)) {
       for (const r of rounds) {
-        if (r.delivered !== events || r.failed > 0) notes.push(`${name}: ${fmtInt(r.delivered)} of ${fmtInt(events)} events verified, ${r.failed} failed verification.`);
+        if (r.delivered !== events || r.failed > 0)
+          notes.push(`${name}: ${fmtInt(r.delivered)} of ${fmtInt(events)} events verified, ${r.failed} failed verification.`);
       }
     }
     const serverRate = median(runs.server!.map((r) => r.perSecond));
@@ -139,8 +145,22 @@ export async function webhooks(ctx: Context): Promise<Section> {
           rows: [
             ...(beforeRate === undefined
               ? []
-              : [['server before fixes', fmtInt(beforeRate), fmtInt(median(runs['server before fixes']!.map((r) => r.firedPerSecond!))), fmtMb(median(runs['server before fixes']!.map((r) => r.rssPeak))), fmtPercent(beforeRate / bareRate)]]),
-            ['server: outbox → worker → receiver', fmtInt(serverRate), fmtInt(fireRate), fmtMb(median(runs.server!.map((r) => r.rssPeak))), fmtPercent(serverRate / bareRate)],
+              : [
+                  [
+                    'server before fixes',
+                    fmtInt(beforeRate),
+                    fmtInt(median(runs['server before fixes']!.map((r) => r.firedPerSecond!))),
+                    fmtMb(median(runs['server before fixes']!.map((r) => r.rssPeak))),
+                    fmtPercent(beforeRate / bareRate),
+                  ],
+                ]),
+            [
+              'server: outbox → worker → receiver',
+              fmtInt(serverRate),
+              fmtInt(fireRate),
+              fmtMb(median(runs.server!.map((r) => r.rssPeak))),
+              fmtPercent(serverRate / bareRate),
+            ],
             ['limit: bare signed POSTs → receiver', fmtInt(bareRate), '', fmtMb(median(runs.bare!.map((r) => r.rssPeak))), '100.0 %'],
           ],
         },
@@ -154,8 +174,18 @@ export async function webhooks(ctx: Context): Promise<Section> {
         },
       ],
       targets: [
-        { name: 'webhook events delivered and verified per second (reported, no goal set)', value: `${fmtInt(serverRate)}/s (${fmtPercent(serverRate / bareRate)} of the limit)`, goal: 'report', met: null },
-        { name: 'verifyWebhook calls per second (reported, no goal set)', value: `${fmtInt(verifyRate)}/s (${fmtPercent(verifyRate / verifyBare)} of node:crypto)`, goal: 'report', met: null },
+        {
+          name: 'webhook events delivered and verified per second (reported, no goal set)',
+          value: `${fmtInt(serverRate)}/s (${fmtPercent(serverRate / bareRate)} of the limit)`,
+          goal: 'report',
+          met: null,
+        },
+        {
+          name: 'verifyWebhook calls per second (reported, no goal set)',
+          value: `${fmtInt(verifyRate)}/s (${fmtPercent(verifyRate / verifyBare)} of node:crypto)`,
+          goal: 'report',
+          met: null,
+        },
       ],
       notes,
     };

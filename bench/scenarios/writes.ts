@@ -2,15 +2,15 @@
 // of durable single-row inserts into the same database file with the same pragmas.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { spawnChild, type Child } from '../lib/child.ts';
+import { type Child, spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
-import { spawnServers } from '../lib/server-target.ts';
 import { countRows } from '../lib/history-db.ts';
 import { expectStatus } from '../lib/http.ts';
-import { failures, interleave, load, loadCells, type LoadResult } from '../lib/load.ts';
+import { failures, interleave, type LoadResult, load, loadCells } from '../lib/load.ts';
 import type { Section } from '../lib/report.ts';
-import { countSyncs, straceAvailable } from '../lib/syscalls.ts';
+import { spawnServers } from '../lib/server-target.ts';
 import { fmtInt, fmtPercent, medianOf } from '../lib/stats.ts';
+import { countSyncs, straceAvailable } from '../lib/syscalls.ts';
 import type { InsertLoopResult } from '../targets/insert-loop.ts';
 import type { ServerInfo } from '../targets/server.ts';
 
@@ -54,7 +54,18 @@ export async function writes(ctx: Context): Promise<Section> {
     };
     const insertLoop = (seconds: number) => async (): Promise<LoadResult> => {
       const r = await loop.call<InsertLoopResult>('run', { seconds });
-      return { rps: r.inserts / r.seconds, p50: r.p50, p99: r.p99, responses: r.inserts, non2xx: 0, errors: 0, statusCodes: {}, rssPeak: Number.NaN, seconds: r.seconds, cpuPerResponse: Number.NaN };
+      return {
+        rps: r.inserts / r.seconds,
+        p50: r.p50,
+        p99: r.p99,
+        responses: r.inserts,
+        non2xx: 0,
+        errors: 0,
+        statusCodes: {},
+        rssPeak: Number.NaN,
+        seconds: r.seconds,
+        cpuPerResponse: Number.NaN,
+      };
     };
 
     ctx.log('writes: warm-up');
@@ -72,8 +83,12 @@ export async function writes(ctx: Context): Promise<Section> {
     // in flight: stored but never counted as answered.
     const stored = countRows(databasePath, 'payments');
     const cut = options.connections * (options.rounds + 1);
-    if (stored < accepted || stored > accepted + cut) notes.push(`Stored payments (${fmtInt(stored)}) do not match the 202 responses (${fmtInt(accepted)}).`);
-    else notes.push(`Every 202 is a stored payment: ${fmtInt(accepted)} answered 202, ${fmtInt(stored)} stored (the difference, at most one per connection per timed run, is requests in flight when a run's time was up).`);
+    if (stored < accepted || stored > accepted + cut)
+      notes.push(`Stored payments (${fmtInt(stored)}) do not match the 202 responses (${fmtInt(accepted)}).`);
+    else
+      notes.push(
+        `Every 202 is a stored payment: ${fmtInt(accepted)} answered 202, ${fmtInt(stored)} stored (the difference, at most one per connection per timed run, is requests in flight when a run's time was up).`,
+      );
 
     // Syncs per payment: strace counts fsync/fdatasync while a fixed number of payments run, one at a time (each
     // synced alone) and from every connection at once (concurrent payments share commits).
@@ -94,7 +109,10 @@ export async function writes(ctx: Context): Promise<Section> {
           accepted += r.statusCodes['202'] ?? 0;
         });
         const payments = accepted - acceptedBefore;
-        if (syncs !== undefined) notes.push(`Durability: ${fmtInt(syncs)} fsync/fdatasync calls by the server for ${fmtInt(payments)} payments (strace, ${connections} connection${connections === 1 ? '' : 's'}): about ${(syncs / Math.max(1, payments)).toFixed(2)} per payment.`);
+        if (syncs !== undefined)
+          notes.push(
+            `Durability: ${fmtInt(syncs)} fsync/fdatasync calls by the server for ${fmtInt(payments)} payments (strace, ${connections} connection${connections === 1 ? '' : 's'}): about ${(syncs / Math.max(1, payments)).toFixed(2)} per payment.`,
+          );
         else notes.push('Durability check skipped: strace could not attach.');
       }
     }
@@ -112,15 +130,12 @@ export async function writes(ctx: Context): Promise<Section> {
     );
     return {
       title: 'Writes',
-      about: 'Payments with idempotency keys, durable before the 202 (SQLite WAL, synchronous=FULL), against a bare loop of durable single-row inserts into the same database file with the same pragmas.',
+      about:
+        'Payments with idempotency keys, durable before the 202 (SQLite WAL, synchronous=FULL), against a bare loop of durable single-row inserts into the same database file with the same pragmas.',
       tables: [
         {
           headers: ['writer', 'writes/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'vs baseline'],
-          rows: Object.entries(results).map(([name, rounds]) => [
-            name,
-            ...loadCells(rounds),
-            fmtPercent(medianOf(rounds, (r) => r.rps) / base),
-          ]),
+          rows: Object.entries(results).map(([name, rounds]) => [name, ...loadCells(rounds), fmtPercent(medianOf(rounds, (r) => r.rps) / base)]),
         },
       ],
       targets: [{ name: 'payments/s vs bare durable inserts (reported, no goal set)', value: fmtPercent(ours / base), goal: 'report', met: null }],

@@ -12,12 +12,16 @@ export interface SendArgs {
   concurrency: number;
 }
 
-serveParent({ pid: process.pid }, {
-  send: async (payload) => {
-    const { url, secret, count, concurrency } = payload as SendArgs;
-    return sendMany(url, () => signedEvent(secret), count, concurrency);
+serveParent(
+  { pid: process.pid },
+  {
+    send: async (payload) => {
+      const { url, secret, count, concurrency } = payload as SendArgs;
+      return sendMany(url, () => signedEvent(secret), count, concurrency);
+    },
   },
-}, () => undefined);
+  () => undefined,
+);
 
 /** A new webhook.test event, signed the way the delivery worker signs. */
 function signedEvent(secret: string): RequestInit {

@@ -1,8 +1,9 @@
 // The baseline of durable writes: a bare loop of single-row INSERTs, each its own committed
 // transaction, into the same database file, with the pragmas the server's SQLite store uses
 // (WAL, synchronous=FULL, foreign keys on; see packages/server/src/storage/sqlite/index.ts).
-import { DatabaseSync } from 'node:sqlite';
+
 import { createHistogram } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
 import { childArgs, serveParent } from '../lib/worker-side.ts';
 
 export interface InsertLoopArgs {

@@ -19,7 +19,12 @@ const transaction = (i: number) => ({
   links: { self: `https://api.example.com/accounts/acc_bench/transactions/txn_bench${i}`, account: 'https://api.example.com/accounts/acc_bench' },
 });
 const body = Buffer.from(
-  JSON.stringify({ id: 'evt_bench', type: 'transactions.processed', timestamp: new Date().toISOString(), payload: { transactions: [0, 1, 2].map(transaction) } }),
+  JSON.stringify({
+    id: 'evt_bench',
+    type: 'transactions.processed',
+    timestamp: new Date().toISOString(),
+    payload: { transactions: [0, 1, 2].map(transaction) },
+  }),
 );
 const header = await signWebhook(body, secret);
 
@@ -37,23 +42,27 @@ function bareVerify(raw: Buffer, signatureHeader: string, key: string): unknown 
   return JSON.parse(raw.toString('utf8'));
 }
 
-serveParent({ pid: process.pid, bytes: body.length }, {
-  run: async (payload) => {
-    const { seconds, which } = payload as { seconds: number; which: 'client' | 'bare' };
-    const until = performance.now() + seconds * 1000;
-    const started = performance.now();
-    let calls = 0;
-    if (which === 'client') {
-      while (performance.now() < until) {
-        for (let i = 0; i < 100; i++) await verifyWebhook(body, header, secret);
-        calls += 100;
+serveParent(
+  { pid: process.pid, bytes: body.length },
+  {
+    run: async (payload) => {
+      const { seconds, which } = payload as { seconds: number; which: 'client' | 'bare' };
+      const until = performance.now() + seconds * 1000;
+      const started = performance.now();
+      let calls = 0;
+      if (which === 'client') {
+        while (performance.now() < until) {
+          for (let i = 0; i < 100; i++) await verifyWebhook(body, header, secret);
+          calls += 100;
+        }
+      } else {
+        while (performance.now() < until) {
+          for (let i = 0; i < 100; i++) bareVerify(body, header, secret);
+          calls += 100;
+        }
       }
-    } else {
-      while (performance.now() < until) {
-        for (let i = 0; i < 100; i++) bareVerify(body, header, secret);
-        calls += 100;
-      }
-    }
-    return { calls, seconds: (performance.now() - started) / 1000 };
+      return { calls, seconds: (performance.now() - started) / 1000 };
+    },
   },
-}, () => undefined);
+  () => undefined,
+);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnChild } from '../lib/child.ts';
 import { profilesDir } from '../lib/context.ts';
-import { load, type LoadSpec } from '../lib/load.ts';
+import { type LoadSpec, load } from '../lib/load.ts';
 import type { Enrolled, ServerArgs, ServerInfo } from '../targets/server.ts';
 import { summarize } from './profile-top.ts';
 
@@ -29,7 +29,11 @@ const workloads: Record<string, Workload> = {
       url: `${base}/accounts/${e.accounts.find((a) => a.links.payments)!.id}/payments`,
       method: 'POST',
       headers: { authorization: e.authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: '0.01', memo: 'bench', payee: { scheme: 'zelle', address: 'bench@example.com', name: 'Bench Payee', type: 'person' } }),
+      body: JSON.stringify({
+        amount: '0.01',
+        memo: 'bench',
+        payee: { scheme: 'zelle', address: 'bench@example.com', name: 'Bench Payee', type: 'person' },
+      }),
       setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `${prefix}-${n++}` } }),
     };
   },
@@ -50,7 +54,9 @@ const server = await spawnChild<ServerInfo>(
 try {
   const spec = make(server.info.url, server.info.enrolled[0]!);
   const result = await load({ ...spec, connections: 10, seconds: Number(seconds), pid: server.pid });
-  console.log(`${workload}: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, statuses ${JSON.stringify(result.statusCodes)}`);
+  console.log(
+    `${workload}: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, statuses ${JSON.stringify(result.statusCodes)}`,
+  );
 } finally {
   await server.stop();
   rmSync(workdir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ function ErrorCodesTable() {
     Root: {
       leave(root, ctx) {
         const declared = root['x-error-codes'];
-        const codes = declared && declared.$ref ? ctx.resolve(declared).node : declared;
+        const codes = declared?.$ref ? ctx.resolve(declared).node : declared;
         const description = root.info?.description;
         if (!Array.isArray(codes) || typeof description !== 'string' || !description.includes(errorCodesMarker)) return;
         root.info.description = description.replace(errorCodesMarker, errorCodesTable(codes));

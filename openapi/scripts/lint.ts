@@ -52,7 +52,7 @@ const outcomes = await Promise.all([
   // Without arguments Redocly lints every API of redocly.yaml, i.e. the source roots.
   run('redocly (sources)', 'redocly', ['lint']),
   run('redocly (bundles)', 'redocly', ['lint', ...bundles]),
-  run('redocly (generators\' variants)', 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...generatorVariants]),
+  run("redocly (generators' variants)", 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...generatorVariants]),
 ]);
 
 for (const { label, ok, output } of outcomes) {

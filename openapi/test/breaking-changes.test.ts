@@ -4,22 +4,24 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describe, it } from 'node:test';
 import { skipWhenMissing } from '@aggregation/test-support';
+import { describe, it } from 'vitest';
 import { allowanceEntries, allowanceFile, checkReleasedVersions, readAllowances, releasedDir } from '../scripts/breaking-changes.ts';
 import { BREAKING, breakingChanges, oasdiffMissing } from '../scripts/oasdiff.ts';
 import { distDir, versions } from '../src/contract.ts';
 
 const skip = skipWhenMissing('the breaking-change gate', oasdiffMissing());
 
-describe('breaking changes to released versions', { skip }, () => {
+describe.skipIf(skip)('breaking changes to released versions', () => {
   it('every dated version has a released snapshot', () => {
     for (const version of versions) assert.doesNotThrow(() => readFileSync(join(releasedDir, `${version}.json`)), `released/${version}.json`);
   });
 
   it('no bundle breaks its released version, beyond what breaking-changes.yaml allows', { timeout: 600_000 }, async () => {
     const checks = await checkReleasedVersions();
-    const unallowed = checks.flatMap((check) => check.unallowed.map((finding) => `${check.version}: ${finding.operation ?? ''} ${finding.path ?? ''} ${finding.text}`));
+    const unallowed = checks.flatMap((check) =>
+      check.unallowed.map((finding) => `${check.version}: ${finding.operation ?? ''} ${finding.path ?? ''} ${finding.text}`),
+    );
     assert.deepEqual(
       unallowed,
       [],

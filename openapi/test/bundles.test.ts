@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { test } from 'vitest';
 import { distDir, documentNames, loadBundle } from '../src/contract.ts';
 
 for (const name of documentNames) {

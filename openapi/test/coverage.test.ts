@@ -1,8 +1,17 @@
 // The description covers the whole service: the 13 operations of the seed's endpoint table, the institutions
 // list, the entrypoint, the four webhook events, their headers, security and the documented errors, in both versions.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { ContractValidator, deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '../src/contract.ts';
+import { describe, test } from 'vitest';
+import {
+  ContractValidator,
+  deref,
+  type JsonObject,
+  listOperations,
+  loadBundle,
+  type OpenApiDocument,
+  operationParameters,
+  versions,
+} from '../src/contract.ts';
 
 // Section 4 of the service description, numbered as there.
 const seedOperations = [
@@ -27,8 +36,7 @@ const operation = (doc: OpenApiDocument, method: string, path: string) => doc.pa
 
 const parameterNames = operationParameters;
 
-const responseOf = (doc: OpenApiDocument, op: JsonObject, status: string) =>
-  deref(doc, (op.responses as Record<string, unknown>)[status]);
+const responseOf = (doc: OpenApiDocument, op: JsonObject, status: string) => deref(doc, (op.responses as Record<string, unknown>)[status]);
 
 /** The `code` values of a response's named examples. */
 const exampleCodes = (doc: OpenApiDocument, op: JsonObject, status: string): string[] => {
@@ -72,10 +80,22 @@ for (const version of versions) {
       const payloadOf = (event: string) => `#/webhooks/${event}/post/requestBody/content/application~1json/schema`;
       const envelope = (type: string, payload: object) => ({ id: 'evt_1', type, timestamp: '2025-03-12T14:03:27Z', payload });
       const verification = { account_id: 'acc_1', status: 'completed' };
-      assert.notDeepEqual(validator.validateAt(payloadOf('account.number_verification.processed'), envelope('account.number_verification.processed', verification)), []);
-      assert.deepEqual(validator.validateAt(payloadOf('account.number_verification.processed'), envelope('account.number_verification.processed', { enrollment_id: 'enr_1', ...verification })), []);
+      assert.notDeepEqual(
+        validator.validateAt(payloadOf('account.number_verification.processed'), envelope('account.number_verification.processed', verification)),
+        [],
+      );
+      assert.deepEqual(
+        validator.validateAt(
+          payloadOf('account.number_verification.processed'),
+          envelope('account.number_verification.processed', { enrollment_id: 'enr_1', ...verification }),
+        ),
+        [],
+      );
       assert.notDeepEqual(validator.validateAt(payloadOf('transactions.processed'), envelope('transactions.processed', { transactions: [] })), []);
-      assert.deepEqual(validator.validateAt(payloadOf('transactions.processed'), envelope('transactions.processed', { enrollment_id: 'enr_1', transactions: [] })), []);
+      assert.deepEqual(
+        validator.validateAt(payloadOf('transactions.processed'), envelope('transactions.processed', { enrollment_id: 'enr_1', transactions: [] })),
+        [],
+      );
       const disconnected = (reason: unknown) =>
         validator.validateAt(payloadOf('enrollment.disconnected'), envelope('enrollment.disconnected', { enrollment_id: 'enr_1', reason }));
       for (const reason of ['disconnected', 'disconnected.account_locked']) assert.deepEqual(disconnected(reason), [], reason);
@@ -84,7 +104,10 @@ for (const version of versions) {
 
     test('every operation documents Service-Version on every response and accepts it on the request', () => {
       for (const { path, method, operation: op } of listOperations(doc)) {
-        assert.ok(parameterNames(doc, path, op).some((p) => p.in === 'header' && p.name === 'Service-Version'), `${method} ${path}`);
+        assert.ok(
+          parameterNames(doc, path, op).some((p) => p.in === 'header' && p.name === 'Service-Version'),
+          `${method} ${path}`,
+        );
         for (const status of Object.keys(op.responses as object)) {
           const headers = (responseOf(doc, op, status).headers ?? {}) as object;
           assert.ok('Service-Version' in headers, `${method} ${path} ${status} lacks Service-Version`);
@@ -103,7 +126,9 @@ for (const version of versions) {
 
     test('transactions take count, from_id, start_date and end_date', () => {
       const path = '/accounts/{account_id}/transactions';
-      const names = parameterNames(doc, path, operation(doc, 'get', path)!).filter((p) => p.in === 'query').map((p) => p.name);
+      const names = parameterNames(doc, path, operation(doc, 'get', path)!)
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name);
       assert.deepEqual(names.sort(), ['count', 'end_date', 'from_id', 'start_date']);
     });
 
@@ -143,7 +168,10 @@ for (const version of versions) {
     test('every account sub-resource answers 410 account.closed and 404', () => {
       for (const { path, method, operation: op } of listOperations(doc)) {
         if (!path.includes('{account_id}')) continue;
-        assert.ok(exampleCodes(doc, op, '410').some((code) => code.startsWith('account.closed')), `${method} ${path} 410`);
+        assert.ok(
+          exampleCodes(doc, op, '410').some((code) => code.startsWith('account.closed')),
+          `${method} ${path} 410`,
+        );
         assert.ok(exampleCodes(doc, op, '404').length > 0, `${method} ${path} 404`);
       }
     });
@@ -160,7 +188,10 @@ for (const version of versions) {
         const response = responseOf(doc, op, '422');
         const media = (response.content as Record<string, JsonObject>)['application/json']!;
         const values = Object.values((media.examples ?? {}) as Record<string, unknown>).map((e) => deref(doc, e).value as JsonObject);
-        assert.ok(values.some((v) => (v.error as JsonObject).params), `${method} ${path} 422 example with params`);
+        assert.ok(
+          values.some((v) => (v.error as JsonObject).params),
+          `${method} ${path} 422 example with params`,
+        );
       }
     });
 
@@ -180,7 +211,9 @@ test('2019-07-01 documents the raw token in Authorization; 2020-10-12 does not',
 
 test('the sandbox control API document has its operations', () => {
   const doc = loadBundle('sandbox');
-  const ids = listOperations(doc).map((o) => o.operationId).sort();
+  const ids = listOperations(doc)
+    .map((o) => o.operationId)
+    .sort();
   for (const id of [
     'createSandboxEnrollment',
     'disconnectSandboxEnrollment',

@@ -1,7 +1,7 @@
 // Every error the description shows (each example of an error response) has a declared code, under the status the
 // declaration gives it, and the reference's table of codes is rendered from the declaration.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { deref, documentNames, type JsonObject, listOperations, loadBundle } from '../src/contract.ts';
 import { declaredErrorCode, type ErrorCode, errorCodesMarker, errorCodesOf, errorCodesTable } from '../src/error-codes.ts';
 

@@ -1,7 +1,7 @@
 // Every example in every bundle validates against the schema it illustrates.
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { ContractValidator, deref, documentNames, loadBundle, type JsonObject } from '../src/contract.ts';
+import { ContractValidator, deref, documentNames, type JsonObject, loadBundle } from '../src/contract.ts';
 
 type Found = { pointer: string; schemaPointer: string; value: unknown };
 

@@ -2,14 +2,13 @@
 // every event still described by a schema under components.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { test } from 'vitest';
 import { parse } from 'yaml';
-import { documentNames, loadBundle, type JsonObject, type OpenApiDocument } from '../src/contract.ts';
+import { documentNames, type JsonObject, loadBundle, type OpenApiDocument } from '../src/contract.ts';
 import { forGenerators, generatorsBundlePath } from '../src/generators.ts';
 
-const readVariant = (name: (typeof documentNames)[number]) =>
-  JSON.parse(readFileSync(generatorsBundlePath(name, 'json'), 'utf8')) as OpenApiDocument;
+const readVariant = (name: (typeof documentNames)[number]) => JSON.parse(readFileSync(generatorsBundlePath(name, 'json'), 'utf8')) as OpenApiDocument;
 
 /** The schema `$ref` of each event's payload, by event type. */
 function eventSchemas(bundle: OpenApiDocument): Record<string, string> {

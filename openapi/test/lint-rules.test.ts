@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
-import { beforeAll, describe, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { Document, Spectral, type ISpectralDiagnostic, type Ruleset } from '@stoplight/spectral-core';
+import { Document, type ISpectralDiagnostic, type Ruleset, Spectral } from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import { commonjs } from '@stoplight/spectral-ruleset-bundler/plugins/commonjs';
 import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
+import { beforeAll, describe, test } from 'vitest';
 
 const openapiDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The parsers package is CommonJS without static export names; its exports arrive as the default import.
@@ -283,7 +283,10 @@ describe('spectral ruleset', () => {
       delete put.responses['422'];
       put.parameters = [{ name: 'dry_run', in: 'query', description: 'Validate only.', schema: { type: 'boolean' } }];
       const found = await assertFires(doc, 'operation-error-responses', [...operation, 'responses']);
-      assert.deepEqual(found.map((finding) => finding.message), ['Operation must declare a 422 response because it takes query parameters.']);
+      assert.deepEqual(
+        found.map((finding) => finding.message),
+        ['Operation must declare a 422 response because it takes query parameters.'],
+      );
     });
 
     test('asks an anonymous operation for no credential errors', async () => {

@@ -14,24 +14,16 @@ import { distDir, loadBundle } from '@aggregation/openapi/contract';
 import { generatorsBundlePath } from '@aggregation/openapi/generators';
 import { decorate } from './decorate.ts';
 import { diffDocuments } from './diff.ts';
-import {
-  currentVersion,
-  type DocumentName,
-  documentNames,
-  isVersion,
-  operationsOf,
-  pageTitle,
-  versions,
-  webhooksOf,
-} from './documents.ts';
+import { currentVersion, type DocumentName, documentNames, isVersion, operationsOf, pageTitle, versions, webhooksOf } from './documents.ts';
 import { type GeneratorFiles, type PageEntry, renderIndexPage } from './index-page.ts';
 import { docsDir } from './paths.ts';
 
 // Written beside dist/ and swapped in at the end, so a server serving dist/ never sees it half-built.
 const outDir = `${docsDir}.next-${process.pid}`;
-import { renderPage } from './render.ts';
-import { buildCollection, buildEnvironment } from './postman.ts';
+
 import { guidePath, loadGuides, renderGuide } from './guides.ts';
+import { buildCollection, buildEnvironment } from './postman.ts';
+import { renderPage } from './render.ts';
 
 async function writeOut(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
@@ -81,9 +73,7 @@ async function build(): Promise<void> {
   const generatorFiles = await Promise.all(versions.map(copyGeneratorFiles));
 
   const current = loadBundle(currentVersion);
-  const changes = versions
-    .filter((version) => version !== currentVersion)
-    .map((version) => diffDocuments(loadBundle(version), current));
+  const changes = versions.filter((version) => version !== currentVersion).map((version) => diffDocuments(loadBundle(version), current));
   await writeOut(join(outDir, 'changes.json'), `${JSON.stringify(changes, null, 2)}\n`);
 
   const guides = loadGuides();

@@ -1,15 +1,8 @@
 // The documents that get a page, and the operations and webhook events each one has. Everything here is read
 // from the bundles, so a new operation or version shows up in the docs (and in their tests) by itself.
-import {
-  currentVersion,
-  documentNames,
-  type DocumentName,
-  type JsonObject,
-  type OpenApiDocument,
-  versions,
-} from '@aggregation/openapi/contract';
+import { currentVersion, type DocumentName, documentNames, type JsonObject, type OpenApiDocument, versions } from '@aggregation/openapi/contract';
 
-export { currentVersion, documentNames, versions, type DocumentName, type OpenApiDocument };
+export { currentVersion, type DocumentName, documentNames, type OpenApiDocument, versions };
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

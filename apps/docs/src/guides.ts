@@ -80,7 +80,11 @@ const markdown = new Marked({
       return `<figure class="code" data-language="${escapeHtml(language)}">${label ? `<figcaption>${escapeHtml(label)}</figcaption>` : ''}<pre><code>${escapeHtml(text)}</code></pre></figure>\n`;
     },
     heading({ tokens, depth, text }) {
-      const id = text.toLowerCase().replace(/<[^>]+>/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      const id = text
+        .toLowerCase()
+        .replace(/<[^>]+>/g, '')
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '');
       return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
     },
   },

@@ -1,8 +1,8 @@
 // The docs' landing page: the versions (which one is current), a link to each page, and what changed between
 // the versions, rendered from the diff of the bundles. One self-contained HTML file, no script.
 import type { Changes, OperationKey, SchemaDiff, ShapeChange } from './diff.ts';
-import { escapeHtml } from './html.ts';
 import { type Guide, guidePath, siteNav, sitePage } from './guides.ts';
+import { escapeHtml } from './html.ts';
 
 export type PageEntry = {
   name: string;
@@ -27,7 +27,6 @@ export type IndexPageInput = {
   changes: Changes[];
   generatorFiles: GeneratorFiles[];
 };
-
 
 const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
 
@@ -106,8 +105,7 @@ function renderChanges(changes: Changes): string {
     ...(changes.security ? [`requirements ${code(changes.security.from)} → ${code(changes.security.to)}`] : []),
   ]);
 
-  const body =
-    section('Schemas', schemas) + section('Operations', operations) + section('Webhook events', webhooks) + section('Security', security);
+  const body = section('Schemas', schemas) + section('Operations', operations) + section('Webhook events', webhooks) + section('Security', security);
   const id = `changes-${changes.from}-${changes.to}`;
   return `<section id="${escapeHtml(id)}" class="diff" data-from="${escapeHtml(changes.from)}" data-to="${escapeHtml(changes.to)}">
 <h2>What changed from ${escapeHtml(changes.from)} to ${escapeHtml(changes.to)}</h2>

@@ -1,4 +1,4 @@
 // Public entry points: where the built docs are, and a Hono sub-app that serves them.
 export { docsDir, screenshotsDir } from './paths.ts';
-export { docsApp, type DocsAppOptions } from './serve.ts';
 export { type Collection, type Environment, variables as postmanVariables } from './postman.ts';
+export { type DocsAppOptions, docsApp } from './serve.ts';

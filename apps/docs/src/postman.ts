@@ -2,8 +2,8 @@
 // is against a sandbox: the token and ids come from variables, every request pins its document's version and carries
 // a test script checking the answer against the description, and the requests that remove access run last.
 import {
-  deref,
   type DocumentName,
+  deref,
   type JsonObject,
   listOperations,
   type OpenApiDocument,
@@ -99,17 +99,11 @@ export function testScript(bundle: OpenApiDocument, document: DocumentName, oper
     `if (schema) {`,
     `  pm.test('the body matches the description', () => pm.response.to.have.jsonSchema(schema));`,
     `}`,
-    ...(version
-      ? [`pm.test('served by version ${version}', () => pm.expect(pm.response.headers.get('Service-Version')).to.eql('${version}'));`]
-      : []),
+    ...(version ? [`pm.test('served by version ${version}', () => pm.expect(pm.response.headers.get('Service-Version')).to.eql('${version}'));`] : []),
   ];
 }
 
 const templateOf = (path: string[] = []) => `/${path.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`;
-
-function flatten(items: Item[]): Item[] {
-  return items.flatMap((item) => (item.item ? flatten(item.item) : [item]));
-}
 
 /** Removing access (DELETE) or ending the enrollment's data (disconnect, close) would break every later request. */
 function endsTheData(operation: OperationRef): boolean {
@@ -161,7 +155,8 @@ export async function buildCollection(bundle: OpenApiDocument, document: Documen
     items.flatMap((item) => {
       if (item.item) return [{ ...item, item: keep(item.item) }];
       const operation = operations.get(`${item.request!.method} ${templateOf(item.request!.url.path)}`);
-      if (!operation) throw new Error(`${item.name}: no operation of ${document} matches ${item.request!.method} ${templateOf(item.request!.url.path)}`);
+      if (!operation)
+        throw new Error(`${item.name}: no operation of ${document} matches ${item.request!.method} ${templateOf(item.request!.url.path)}`);
       operations.delete(`${item.request!.method} ${templateOf(item.request!.url.path)}`);
       prepare(item, operation, bundle, document);
       if (!endsTheData(operation)) return [item];
@@ -171,9 +166,15 @@ export async function buildCollection(bundle: OpenApiDocument, document: Documen
   collection.item = keep(collection.item).filter((folder) => !folder.item || folder.item.length > 0);
   if (operations.size > 0) throw new Error(`${document}: operations missing from the collection: ${[...operations.keys()].join(', ')}`);
   // DELETE /accounts/{id} before DELETE /accounts, which revokes the token.
-  last.sort((a, b) => (a.request!.url.path?.length ?? 0) > (b.request!.url.path?.length ?? 0) ? -1 : 1);
+  last.sort((a, b) => ((a.request!.url.path?.length ?? 0) > (b.request!.url.path?.length ?? 0) ? -1 : 1));
   if (last.length > 0) collection.item.push({ name: 'Run last: these end access to the data', item: last });
-  collection.auth = { type: 'basic', basic: [{ key: 'username', value: '{{accessToken}}' }, { key: 'password', value: '' }] };
+  collection.auth = {
+    type: 'basic',
+    basic: [
+      { key: 'username', value: '{{accessToken}}' },
+      { key: 'password', value: '' },
+    ],
+  };
   collection.variable = [{ key: 'baseUrl', value: DEFAULT_BASE_URL, type: 'string' }];
   return collection;
 }

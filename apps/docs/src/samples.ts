@@ -53,12 +53,7 @@ export class HardCodedHostError extends Error {
 }
 
 /** The sample of one operation in one language as a document's page shows it, or undefined when there is none. */
-export function readSample(
-  document: DocumentName,
-  operationId: string,
-  language: Language,
-  dir: string = samplesDir,
-): Sample | undefined {
+export function readSample(document: DocumentName, operationId: string, language: Language, dir: string = samplesDir): Sample | undefined {
   const own = join(dir, language.id, document, `${operationId}.${language.ext}`);
   if (existsSync(own)) return { document, operationId, language, file: own, source: tidy(readFileSync(own, 'utf8')) };
   const shared = join(dir, language.id, `${operationId}.${language.ext}`);

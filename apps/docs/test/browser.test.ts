@@ -5,14 +5,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { skipWhenMissing } from '@aggregation/test-support';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { documentNames, type OpenApiDocument, operationsOf, webhooksOf } from '../src/documents.ts';
 import { docsApp } from '../src/index.ts';
 import { docsDir, screenshotsDir } from '../src/paths.ts';
-import { skipWhenMissing } from '@aggregation/test-support';
 import { chromiumMissing, launchChromium } from './support/chromium.ts';
 
 const skip = skipWhenMissing('the browser tests', chromiumMissing());
@@ -80,7 +80,10 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // A webhook's heading ends with a "Webhook" badge.
   const heading = (page: Page, text: string) =>
-    page.locator('h1, h2').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*(Webhook)?\\s*$`) }).first();
+    page
+      .locator('h1, h2')
+      .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*(Webhook)?\\s*$`) })
+      .first();
 
   /** Opens a menu entry (a tag, an operation, a webhook) and waits for its heading. */
   async function show(page: Page, entry: RegExp, title: string): Promise<void> {
@@ -92,8 +95,16 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   async function everyLanguage(page: Page, samples: CodeSample[]): Promise<void> {
     const exactly = (text: string) => new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`);
     const choose = async (from: string, to: string) => {
-      await page.locator('[data-component-name="Dropdown/Dropdown"]').filter({ hasText: exactly(from) }).first().click();
-      await page.locator('[data-component-name="Dropdown/DropdownMenuItem"]').filter({ hasText: exactly(to) }).first().click();
+      await page
+        .locator('[data-component-name="Dropdown/Dropdown"]')
+        .filter({ hasText: exactly(from) })
+        .first()
+        .click();
+      await page
+        .locator('[data-component-name="Dropdown/DropdownMenuItem"]')
+        .filter({ hasText: exactly(to) })
+        .first()
+        .click();
     };
     let shown = samples[0]!.label;
     for (const sample of samples.slice(1)) {
@@ -120,7 +131,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
         for (const operation of operations.filter((item) => item.tag === tag)) {
           const method = operation.method.toUpperCase();
           // The menu entry is the summary, then the method (lowercase in the DOM, uppercase on screen).
-                await show(page, new RegExp(`^\\s*${escapeRegExp(operation.summary)}\\s*${method}\\s*$`, 'i'), operation.summary);
+          await show(page, new RegExp(`^\\s*${escapeRegExp(operation.summary)}\\s*${method}\\s*$`, 'i'), operation.summary);
           // The first sample (curl) is shown in full; the others sit behind the language menu.
           const [sample] = operation.object['x-codeSamples'] as CodeSample[];
           const source = sample!.source.replace(/\s+/g, ' ').trim();
@@ -168,7 +179,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     await page.context().close();
   });
 
-  it('every link of the site leads to a page, and every #anchor of a guide or the index to its place', { skip }, async () => {
+  it.skipIf(skip)('every link of the site leads to a page, and every #anchor of a guide or the index to its place', async () => {
     // From the index, through the guides (and the index's links into the references): every page the site's own
     // pages link to answers 200, and a link to an anchor of a non-reference page finds an element with that id.
     const queue = ['/docs/index.html'];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'vitest';
 import { loadBundle, type OpenApiDocument } from '@aggregation/openapi/contract';
+import { describe, it } from 'vitest';
 import { diffDocuments, typeLabel } from '../src/diff.ts';
 
 function doc(version: string, parts: Partial<OpenApiDocument>): OpenApiDocument {
@@ -78,7 +78,10 @@ describe('diffDocuments on small documents', () => {
     assert.equal(list?.operationId, 'listThings');
     assert.deepEqual(list?.parameters.added, ['query count']);
     assert.deepEqual(list?.responses.added, ['404']);
-    assert.deepEqual(list?.responses.changed.map((change) => [change.name, change.via]), [['200', ['Thing']]]);
+    assert.deepEqual(
+      list?.responses.changed.map((change) => [change.name, change.via]),
+      [['200', ['Thing']]],
+    );
   });
 
   it('lists security schemes added, removed and changed', () => {
@@ -98,11 +101,14 @@ describe('diffDocuments from 2019-07-01 to 2020-10-12', () => {
   const schema = (name: string) => changes.schemas.changed.find((item) => item.name === name);
 
   it('sees the account institution become an object and the older account fields go', () => {
-    assert.deepEqual(schema('Account')?.properties.changed.find((change) => change.name === 'institution'), {
-      name: 'institution',
-      from: 'string',
-      to: 'AccountInstitution',
-    });
+    assert.deepEqual(
+      schema('Account')?.properties.changed.find((change) => change.name === 'institution'),
+      {
+        name: 'institution',
+        from: 'string',
+        to: 'AccountInstitution',
+      },
+    );
     const removed = schema('Account')?.properties.removed.map((property) => property.name);
     assert.ok(removed?.includes('currency_code') && removed.includes('routing_numbers'));
   });

@@ -4,16 +4,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
 import { currentVersion, loadBundle } from '@aggregation/openapi/contract';
 import { errorCodesOf } from '@aggregation/openapi/error-codes';
+import { describe, it } from 'vitest';
 import { codeBlocksOf, guideOrder, guidePath, loadGuides } from '../src/guides.ts';
 import { docsDir } from '../src/paths.ts';
 
 describe('guides', () => {
   it('every guide is read, in the navigation order, getting started first', () => {
     const guides = loadGuides();
-    assert.deepEqual(guides.map((guide) => guide.name), [...guideOrder]);
+    assert.deepEqual(
+      guides.map((guide) => guide.name),
+      [...guideOrder],
+    );
     for (const guide of guides) assert.ok(guide.title && guide.summary, guide.name);
   });
 

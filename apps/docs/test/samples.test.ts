@@ -1,12 +1,12 @@
 // Every operation of every document carries a sample per language, in the bundles the pages render.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
 import { loadBundle } from '@aggregation/openapi/contract';
+import { describe, it } from 'vitest';
 import { decorate } from '../src/decorate.ts';
-import { currentVersion, documentNames, operationsOf, type OpenApiDocument } from '../src/documents.ts';
+import { currentVersion, documentNames, type OpenApiDocument, operationsOf } from '../src/documents.ts';
 import { docsDir } from '../src/paths.ts';
 import { HardCodedHostError, languages, MissingSamplesError, samplesDir } from '../src/samples.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'vitest';
 import { Hono } from 'hono';
+import { describe, it } from 'vitest';
 import { docsApp } from '../src/index.ts';
 
 describe('docsApp mounted under /docs', () => {

@@ -15,7 +15,8 @@ if (!skipWhenMissing('the python client', missingTool('python', toolchain))) {
   console.log(`python client: ${await generatePythonClient()} (${pythonClientDir}, package aggregation_client)`);
 }
 
-if (!skipWhenMissing('the go client', missingTool('go', toolchain))) console.log(`go client: ${await generateGoClient(toolchain.go!)} (${goClientDir}, package aggregation)`);
+if (!skipWhenMissing('the go client', missingTool('go', toolchain)))
+  console.log(`go client: ${await generateGoClient(toolchain.go!)} (${goClientDir}, package aggregation)`);
 
 const noJava = skipWhenMissing('the openapi-generator clients', missingTool('java', toolchain) ?? missingTool('maven', toolchain));
 if (!noJava) {

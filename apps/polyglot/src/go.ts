@@ -26,10 +26,7 @@ export async function generateGoClient(go: string): Promise<'generated' | 'up to
   rmSync(goClientDir, { recursive: true, force: true });
   mkdirSync(goClientDir, { recursive: true });
   await run(go, ['tool', 'oapi-codegen', '-config', configFile, '-o', join(goClientDir, 'client.gen.go'), bundlePath], { cwd: toolsDir });
-  writeFileSync(
-    join(goClientDir, 'go.mod'),
-    `module ${goClientModule}\n\ngo 1.25\n\nrequire github.com/oapi-codegen/runtime ${runtimeVersion()}\n`,
-  );
+  writeFileSync(join(goClientDir, 'go.mod'), `module ${goClientModule}\n\ngo 1.25\n\nrequire github.com/oapi-codegen/runtime ${runtimeVersion()}\n`);
   markUpToDate(goClientDir, hash);
   return 'generated';
 }

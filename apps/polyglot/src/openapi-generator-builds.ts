@@ -39,7 +39,15 @@ export async function installPythonClient(python: string): Promise<string> {
   if (!existsSync(pythonVenvPython)) await run(python, ['-m', 'venv', pythonVenv]);
   if (isUpToDate(pythonVenv, hash)) return pythonVenvPython;
   await run(pythonVenvPython, [
-    '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--force-reinstall', '-c', pythonConstraints, generated,
+    '-m',
+    'pip',
+    'install',
+    '--quiet',
+    '--disable-pip-version-check',
+    '--force-reinstall',
+    '-c',
+    pythonConstraints,
+    generated,
   ]);
   markUpToDate(pythonVenv, hash);
   return pythonVenvPython;
@@ -58,10 +66,8 @@ export async function compileJavaClient(mvn: string): Promise<string> {
   const project = outputDir('java');
   const classpathFile = join(project, 'target', 'classpath.txt');
   mkdirSync(join(project, 'target'), { recursive: true });
-  await run(
-    mvn,
-    [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`],
-    { cwd: project },
-  );
+  await run(mvn, [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`], {
+    cwd: project,
+  });
   return [join(project, 'target', 'classes'), readFileSync(classpathFile, 'utf8').trim()].join(delimiter);
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { clientsDir, packageDir, repoRoot } from './paths.ts';
-import { run, RunError } from './run.ts';
+import { RunError, run } from './run.ts';
 import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
 
 export const openapiGeneratorVersion = '7.25.0';
@@ -120,7 +120,7 @@ export const generatorLimitations: { message: RegExp; reason: string }[] = [
     message: /Unknown type `mutualTLS` found in the security definition/,
     reason:
       "OpenAPI 3.1's `mutualTLS` security scheme (live tokens need a client certificate) is unknown to the generator, " +
-      'which leaves it out; the certificate belongs to the HTTP client\'s TLS settings, not to a request.',
+      "which leaves it out; the certificate belongs to the HTTP client's TLS settings, not to a request.",
   },
   {
     message: /OpenAPI 3\.1 support is still in beta/,
@@ -144,11 +144,13 @@ export const generatorLimitations: { message: RegExp; reason: string }[] = [
 
 /** The lines of a generation's output that report an error or a warning the generator's limitations do not explain. */
 export function unexplainedProblems(log: string): string[] {
-  return log
-    .split('\n')
-    // A log line at level ERROR or WARN, or a stack trace's head (`writing file .../ApiException.java` is neither).
-    .filter((line) => /\]\s+(ERROR|WARN)\b|^(Exception|Caused by)\b|\bSEVERE\b/.test(line))
-    .filter((line) => !generatorLimitations.some(({ message }) => message.test(line)));
+  return (
+    log
+      .split('\n')
+      // A log line at level ERROR or WARN, or a stack trace's head (`writing file .../ApiException.java` is neither).
+      .filter((line) => /\]\s+(ERROR|WARN)\b|^(Exception|Caused by)\b|\bSEVERE\b/.test(line))
+      .filter((line) => !generatorLimitations.some(({ message }) => message.test(line)))
+  );
 }
 
 /** What the last generation printed. */

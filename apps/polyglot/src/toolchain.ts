@@ -76,7 +76,7 @@ export function findToolchain(): Toolchain {
 
 export const installHints = {
   python: 'install Python 3.11 or newer with venv (Debian: apt-get install -y python3 python3-venv)',
-  go: 'install Go 1.25 or newer and put it on PATH (Debian 12\'s golang-go is 1.19, too old)',
+  go: "install Go 1.25 or newer and put it on PATH (Debian 12's golang-go is 1.19, too old)",
   curl: 'install curl (Debian: apt-get install -y curl)',
   java: 'install a JDK 11 or newer (Debian: apt-get install -y default-jdk-headless)',
   maven: 'install Maven (Debian: apt-get install -y maven)',

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'node:test';
 import { skipWhenMissing } from '@aggregation/test-support';
+import { it } from 'vitest';
 import { buildGoModule } from '../src/go-module.ts';
 import { artifactsDir } from '../src/paths.ts';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
@@ -12,7 +12,7 @@ import { findToolchain, missingTool } from '../src/toolchain.ts';
 const toolchain = findToolchain();
 const noGo = skipWhenMissing('the Go module test', missingTool('go', toolchain));
 
-it('the Go module passes go vet and its tests, on the shared webhook vectors', { skip: noGo }, async () => {
+it.skipIf(noGo)('the Go module passes go vet and its tests, on the shared webhook vectors', async () => {
   const module = await buildGoModule(toolchain.go!, join(artifactsDir, 'go-module'));
   for (const file of ['go.mod', 'go.sum', 'README.md', 'LICENSE', 'testdata/webhook-signatures.json']) {
     assert.ok(existsSync(join(module, file)), `${file} is missing from the module`);

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
 import { codeBlocksOf, loadGuides, type RunnableLanguage } from '@aggregation/docs/guides';
 import { skipWhenMissing } from '@aggregation/test-support';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { artifactsDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
 import { RunError, run } from '../src/run.ts';
@@ -16,10 +16,10 @@ import { type Sandbox, sampleEnv, startSandbox } from './support/sandbox.ts';
 
 const toolchain = findToolchain();
 const skips: Record<RunnableLanguage, string | false> = {
-  sh: skipWhenMissing('the guides\' shell blocks', missingTool('curl', toolchain)),
+  sh: skipWhenMissing("the guides' shell blocks", missingTool('curl', toolchain)),
   ts: false,
-  python: skipWhenMissing('the guides\' Python blocks', !existsSync(venvPython) && `no virtualenv at ${venvPython}: run npm run generate:clients`),
-  go: skipWhenMissing('the guides\' Go blocks', missingTool('go', toolchain)),
+  python: skipWhenMissing("the guides' Python blocks", !existsSync(venvPython) && `no virtualenv at ${venvPython}: run npm run generate:clients`),
+  go: skipWhenMissing("the guides' Go blocks", missingTool('go', toolchain)),
 };
 const extensions: Record<RunnableLanguage, string> = { sh: 'sh', ts: 'ts', python: 'py', go: 'go' };
 const commands: Record<RunnableLanguage, (file: string) => [string, string[]]> = {
@@ -34,14 +34,16 @@ const curlHome = join(artifactsDir, 'guides-curl-home');
 mkdirSync(curlHome, { recursive: true });
 writeFileSync(join(curlHome, '.curlrc'), '--fail-with-body\n--show-error\n');
 
-const blocks = loadGuides().flatMap(codeBlocksOf).filter((block) => block.runnable);
+const blocks = loadGuides()
+  .flatMap(codeBlocksOf)
+  .filter((block) => block.runnable);
 
-describe('the guides\' code against the sandbox server', { concurrency: 2 }, () => {
+describe("the guides' code against the sandbox server", { concurrent: true }, () => {
   let sandbox: Sandbox;
-  before(async () => {
+  beforeAll(async () => {
     sandbox = await startSandbox();
   });
-  after(() => sandbox?.close());
+  afterAll(() => sandbox?.close());
 
   it('the guides have programs in every language', () => {
     assert.deepEqual([...new Set(blocks.map((block) => block.language))].sort(), ['go', 'python', 'sh', 'ts']);
@@ -49,7 +51,7 @@ describe('the guides\' code against the sandbox server', { concurrency: 2 }, () 
 
   for (const block of blocks) {
     const language = block.language as RunnableLanguage;
-    it(`${block.guide}.md:${block.line} (${language})`, { skip: skips[language] }, async () => {
+    it.skipIf(skips[language])(`${block.guide}.md:${block.line} (${language})`, async () => {
       // Inside the repository, so that TypeScript finds @aggregation/client as a reader's project would.
       const file = join(artifactsDir, 'guides', block.guide, `line-${block.line}.${extensions[language]}`);
       mkdirSync(join(file, '..'), { recursive: true });

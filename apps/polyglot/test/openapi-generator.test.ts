@@ -4,18 +4,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
 import { docsDir } from '@aggregation/docs';
 import { currentVersion } from '@aggregation/openapi/contract';
 import { generatorsBundlePath } from '@aggregation/openapi/generators';
 import { skipWhenMissing } from '@aggregation/test-support';
-import {
-  buildTypescriptFetchSmoke,
-  compileJavaClient,
-  compileTypescriptFetch,
-  importEveryModule,
-  installPythonClient,
-} from '../src/openapi-generator-builds.ts';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   type GeneratorName,
   generators,
@@ -26,7 +19,14 @@ import {
   smokeDir,
   unexplainedProblems,
 } from '../src/openapi-generator.ts';
-import { run, RunError } from '../src/run.ts';
+import {
+  buildTypescriptFetchSmoke,
+  compileJavaClient,
+  compileTypescriptFetch,
+  importEveryModule,
+  installPythonClient,
+} from '../src/openapi-generator-builds.ts';
+import { RunError, run } from '../src/run.ts';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
 import { type Sandbox, startSandbox } from './support/sandbox.ts';
 
@@ -45,7 +45,7 @@ const steps = {
 type Step = keyof typeof steps;
 
 /** Runs a smoke program once; its steps are then checked one test each. */
-function smokeSteps(generator: GeneratorName, program: () => Promise<[string, string[], NodeJS.ProcessEnv?]>, sandbox: () => Sandbox) {
+function smokeSteps(program: () => Promise<[string, string[], NodeJS.ProcessEnv?]>, sandbox: () => Sandbox) {
   let output: Promise<string> | undefined;
   const runOnce = () =>
     (output ??= program().then(([file, args, env]) =>
@@ -64,15 +64,15 @@ function smokeSteps(generator: GeneratorName, program: () => Promise<[string, st
   }
 }
 
-describe(`openapi-generator ${openapiGeneratorVersion}`, { skip: noJava }, () => {
+describe.skipIf(noJava)(`openapi-generator ${openapiGeneratorVersion}`, () => {
   let sandbox: Sandbox;
-  before(async () => {
+  beforeAll(async () => {
     assert.ok(existsSync(outputDir('java')), 'no openapi-generator clients: run npm run generate:clients');
     sandbox = await startSandbox();
   });
-  after(() => sandbox?.close());
+  afterAll(() => sandbox?.close());
 
-  it('generates typescript-fetch, python and java from the generators\' variant of the current version', () => {
+  it("generates typescript-fetch, python and java from the generators' variant of the current version", () => {
     const configs = readConfigs();
     assert.deepEqual(configs.map((config) => config.generatorName).sort(), [...generators].sort());
     for (const config of configs) assert.equal(config.inputSpec, generatorsBundlePath(currentVersion), config.file);
@@ -88,16 +88,22 @@ describe(`openapi-generator ${openapiGeneratorVersion}`, { skip: noJava }, () =>
     it('compiles with tsc (the generated tsconfig.json)', async () => {
       await compileTypescriptFetch();
     });
-    smokeSteps('typescript-fetch', async () => [process.execPath, [await buildTypescriptFetchSmoke()]], () => sandbox);
+    smokeSteps(
+      async () => [process.execPath, [await buildTypescriptFetchSmoke()]],
+      () => sandbox,
+    );
   });
 
-  describe('python', { skip: noPython }, () => {
+  describe.skipIf(noPython)('python', () => {
     it('pip installs into a virtualenv, and every module imports', async () => {
       const python = await installPythonClient(toolchain.python!);
       const { stdout } = await run(python, ['-c', importEveryModule]);
       assert.match(stdout, /^\d+ modules$/m);
     });
-    smokeSteps('python', async () => [await installPythonClient(toolchain.python!), [join(smokeDir('python'), 'smoke.py')]], () => sandbox);
+    smokeSteps(
+      async () => [await installPythonClient(toolchain.python!), [join(smokeDir('python'), 'smoke.py')]],
+      () => sandbox,
+    );
   });
 
   describe('java', () => {
@@ -107,7 +113,10 @@ describe(`openapi-generator ${openapiGeneratorVersion}`, { skip: noJava }, () =>
       assert.ok((await compile()).includes('gson'));
     });
     // The source launcher compiles and runs the one-file program against the compiled client.
-    smokeSteps('java', async () => [toolchain.java!, ['-cp', await compile(), join(smokeDir('java'), 'Smoke.java')]], () => sandbox);
+    smokeSteps(
+      async () => [toolchain.java!, ['-cp', await compile(), join(smokeDir('java'), 'Smoke.java')]],
+      () => sandbox,
+    );
   });
 });
 

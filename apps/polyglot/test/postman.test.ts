@@ -2,13 +2,13 @@
 // run them: the sandbox collection makes the enrollment (and fills the environment in), then each version's
 // collection runs every request with its test script.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Collection, docsDir, type Environment } from '@aggregation/docs';
 import { type DocumentName, listOperations, loadBundle, versions } from '@aggregation/openapi/contract';
 import { startServer } from '@aggregation/server';
 import newman, { type NewmanRunOptions, type NewmanRunSummary } from 'newman';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 type Run = { summary: NewmanRunSummary; environment: Environment };
 
@@ -42,11 +42,11 @@ async function enrolled(document: DocumentName): Promise<Environment> {
   return environment;
 }
 
-before(async () => {
+beforeAll(async () => {
   // No webhook deliveries: the collection sets an example webhook URL, and nothing may leave this machine.
   server = await startServer({ port: 0, hostname: '127.0.0.1', webhooks: { autostart: false } });
 });
-after(() => server.close());
+afterAll(() => server.close());
 
 describe('Newman', () => {
   for (const version of versions) {
@@ -77,6 +77,9 @@ describe('Newman', () => {
     const { summary } = await run({ collection: await collectionOf(versions[0]), environment, folder: 'Accounts' });
     const failed = failures(summary);
     assert.ok(failed.length > 0);
-    assert.ok(failed.every((line) => /documented success status/.test(line)), failed.join('\n'));
+    assert.ok(
+      failed.every((line) => /documented success status/.test(line)),
+      failed.join('\n'),
+    );
   });
 });

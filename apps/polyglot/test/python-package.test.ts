@@ -4,17 +4,17 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
 import { skipWhenMissing } from '@aggregation/test-support';
-import { assemblePythonPackage, pythonLayerDir, webhookVectorsPath } from '../src/python-package.ts';
+import { describe, it } from 'vitest';
 import { venvEnv, venvPython } from '../src/python.ts';
+import { assemblePythonPackage, pythonLayerDir, webhookVectorsPath } from '../src/python-package.ts';
 import { run } from '../src/run.ts';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
 
 const noPython = skipWhenMissing('the Python package tests', missingTool('python', findToolchain()));
 
 describe('the Python package aggregation-client', () => {
-  it('passes its unit tests, on the shared webhook vectors', { skip: noPython }, async () => {
+  it.skipIf(noPython)('passes its unit tests, on the shared webhook vectors', async () => {
     const source = assemblePythonPackage();
     const { stderr } = await run(venvPython, ['-m', 'unittest', 'discover', '-v', '-s', join(pythonLayerDir, 'tests')], {
       env: venvEnv({ PYTHONPATH: source, AGGREGATION_WEBHOOK_VECTORS: webhookVectorsPath }),

@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
 import { docsDir } from '@aggregation/docs';
 import { documentNames, loadBundle } from '@aggregation/openapi/contract';
+import { skipWhenMissing } from '@aggregation/test-support';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { artifactsDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
 import { run } from '../src/run.ts';
-import { skipWhenMissing } from '@aggregation/test-support';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
 import { type Sandbox, sampleEnv, startSandbox } from './support/sandbox.ts';
 

@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { skipWhenMissing } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { goSmokeDir } from '../src/go.ts';
 import { artifactsDir, goClientDir, packageDir, pythonClientDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
 import { run } from '../src/run.ts';
-import { skipWhenMissing } from '@aggregation/test-support';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
 import { type Sandbox, startSandbox } from './support/sandbox.ts';
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { globSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { test } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const workDir = join(dirname(fileURLToPath(import.meta.url)), '..', '.readme-snippets');
@@ -33,9 +33,7 @@ export function typescriptBlocks(markdown: string): { line: number; source: stri
 
 function readmeSnippets(): Snippet[] {
   const readmes = globSync('**/README.md', { cwd: root, exclude: (name) => skippedDirs.has(basename(name)) }).sort();
-  return readmes.flatMap((readme) =>
-    typescriptBlocks(readFileSync(join(root, readme), 'utf8')).map((block) => ({ readme, ...block })),
-  );
+  return readmes.flatMap((readme) => typescriptBlocks(readFileSync(join(root, readme), 'utf8')).map((block) => ({ readme, ...block })));
 }
 
 test('every TypeScript snippet of every README compiles', () => {

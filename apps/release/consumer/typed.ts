@@ -1,5 +1,5 @@
 // Type-checked against the installed declarations: a wrong field or a wrong argument must fail `tsc`.
-import { createClient, verifyWebhook, type Account } from '@aggregation/client';
+import { type Account, createClient, verifyWebhook } from '@aggregation/client';
 import { createClient as createNodeClient } from '@aggregation/client/node';
 import type { components } from '@aggregation/types/2020-10-12';
 

@@ -6,7 +6,16 @@
 // module aggregation.example/client is written as a folder into dist/release/go/ and checked by `go vet` and `go test`.
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildGoModule, buildPythonPackage, clientsDir, ensureVenv, findToolchain, generateGoClient, generatePythonClient, missingTool } from '@aggregation/polyglot';
+import {
+  buildGoModule,
+  buildPythonPackage,
+  clientsDir,
+  ensureVenv,
+  findToolchain,
+  generateGoClient,
+  generatePythonClient,
+  missingTool,
+} from '@aggregation/polyglot';
 import { skipWhenMissing } from '@aggregation/test-support';
 import { lintTarball, packPackage } from './npm-pack.ts';
 import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, repoRoot } from './packages.ts';

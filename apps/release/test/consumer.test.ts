@@ -3,7 +3,7 @@
 // the registry), then used from plain JavaScript on the machine's Node.js and on Node.js 24, type-checked with the
 // installed declarations, and bundled for a browser that runs against the sandbox server from the same install.
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
@@ -13,11 +13,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
 import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
-import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
 
 const run = promisify(execFile);
@@ -61,7 +61,10 @@ const toolchain = findToolchain();
 const skipPython = skipWhenMissing('the consumer test of the Python package', missingTool('python', toolchain));
 const skipGo = skipWhenMissing('the consumer test of the Go module', missingTool('go', toolchain));
 const chromiumPath = findChromium();
-const skipBrowser = skipWhenMissing('the consumer test in a browser', !chromiumPath && 'Chromium is not installed (Debian package `chromium`, or set CHROMIUM_PATH)');
+const skipBrowser = skipWhenMissing(
+  'the consumer test in a browser',
+  !chromiumPath && 'Chromium is not installed (Debian package `chromium`, or set CHROMIUM_PATH)',
+);
 
 describe('the packed npm packages, installed outside the repository', () => {
   let project: string;
@@ -70,7 +73,7 @@ describe('the packed npm packages, installed outside the repository', () => {
   let token: string;
   let expectedAccountTypes: string[];
 
-  before(async () => {
+  beforeAll(async () => {
     const packages = await withDependencies(await publishedPackages(), ['@aggregation/client', '@aggregation/server']);
     project = await realpath(await mkdtemp(join(tmpdir(), 'aggregation-consumer-')));
     await cp(consumerTemplate, project, { recursive: true });
@@ -108,7 +111,7 @@ describe('the packed npm packages, installed outside the repository', () => {
     assert.ok(expectedAccountTypes.length > 0);
   });
 
-  after(async () => {
+  afterAll(async () => {
     sandbox?.kill();
     if (sandbox && sandbox.exitCode === null) await once(sandbox, 'exit');
     if (project) await rm(project, { recursive: true, force: true });
@@ -118,7 +121,7 @@ describe('the packed npm packages, installed outside the repository', () => {
   const expected = () => ({ accounts: expectedAccountTypes, event: 'webhook.test', forged: 'signature_mismatch' });
 
   for (const node of nodes) {
-    describe(`on ${node.label}`, { skip: node.path === process.execPath ? false : skipMachineNode }, () => {
+    describe.skipIf(node.path === process.execPath ? false : skipMachineNode)(`on ${node.label}`, () => {
       for (const script of ['esm.mjs', 'require.cjs']) {
         it(`${script}: lists the sandbox user's accounts and verifies a webhook`, async () => {
           const { stdout } = await run(node.path, [script], { cwd: project, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify(input()) }) });
@@ -128,7 +131,7 @@ describe('the packed npm packages, installed outside the repository', () => {
     });
   }
 
-  it("the sandbox server on the machine's Node.js older than 24 says what it needs", { skip: skipMachineNode }, async (t) => {
+  it.skipIf(skipMachineNode)("the sandbox server on the machine's Node.js older than 24 says what it needs", async (t) => {
     const path = nodes[1]!.path;
     const { stdout: version } = await run(path, ['--version'], { env: cleanEnv() });
     if (Number(version.trim().slice(1).split('.')[0]) >= 24) return t.skip(`the machine's Node.js is ${version.trim()}`);
@@ -140,7 +143,7 @@ describe('the packed npm packages, installed outside the repository', () => {
     assert.match(failed.stderr, /@aggregation\/server needs Node\.js 24 or newer/);
   });
 
-  it('Python: the wheel in a fresh virtualenv runs the quick start and verify_webhook', { skip: skipPython }, async () => {
+  it.skipIf(skipPython)('Python: the wheel in a fresh virtualenv runs the quick start and verify_webhook', async () => {
     const wheel = readdirSync(pythonReleaseDir).find((file) => file.endsWith('.whl'));
     assert.ok(wheel, 'no wheel in dist/release/python: npm run release:pack');
     const venv = join(project, 'venv');
@@ -156,7 +159,10 @@ describe('the packed npm packages, installed outside the repository', () => {
       env: cleanEnv({ AGGREGATION_TOKEN: token, AGGREGATION_BASE_URL: baseUrl }),
     });
     const lines = stdout.trim().split('\n');
-    assert.deepEqual(lines.slice(0, -1).map((line) => line.split(' ')[1]), expectedAccountTypes);
+    assert.deepEqual(
+      lines.slice(0, -1).map((line) => line.split(' ')[1]),
+      expectedAccountTypes,
+    );
     assert.equal(lines.at(-1), '404 not_found');
     const verify = [
       'import json, sys',
@@ -174,12 +180,13 @@ describe('the packed npm packages, installed outside the repository', () => {
     assert.deepEqual(JSON.parse(verified.stdout), { event: 'webhook.test', forged: 'signature_mismatch' });
   });
 
-  it('Go: a program built against the module folder (through a replace directive) lists accounts and verifies a webhook', { skip: skipGo }, async () => {
+  it.skipIf(skipGo)('Go: a program built against the module folder (through a replace directive) lists accounts and verifies a webhook', async () => {
     assert.ok(existsSync(join(goReleaseDir, 'go.mod')), 'no Go module in dist/release/go: npm run release:pack');
     const program = join(project, 'go-program');
     await cp(join(consumerTemplate, 'go'), program, { recursive: true });
     await cp(goReleaseDir, join(project, 'aggregation-go'), { recursive: true });
-    const goMod = 'module consumer\n\ngo 1.25\n\nrequire aggregation.example/client v0.0.0\n\nreplace aggregation.example/client => ../aggregation-go\n';
+    const goMod =
+      'module consumer\n\ngo 1.25\n\nrequire aggregation.example/client v0.0.0\n\nreplace aggregation.example/client => ../aggregation-go\n';
     await writeFile(join(program, 'go.mod'), goMod);
     await run(toolchain.go!, ['mod', 'tidy'], { cwd: program, env: cleanEnv() });
     await run(toolchain.go!, ['build', '-o', 'consumer', '.'], { cwd: program, env: cleanEnv() });
@@ -191,20 +198,27 @@ describe('the packed npm packages, installed outside the repository', () => {
     await run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, env: cleanEnv() });
   });
 
-  it('bundles the client for a browser with esbuild and runs it in headless Chromium against the sandbox server', { skip: skipBrowser }, async () => {
-    await run(join(project, 'node_modules', '.bin', 'esbuild'), ['browser.mjs', '--bundle', '--format=esm', '--platform=browser', '--outfile=bundle.js'], {
-      cwd: project,
-      env: cleanEnv(),
-    });
+  it.skipIf(skipBrowser)('bundles the client for a browser with esbuild and runs it in headless Chromium against the sandbox server', async () => {
+    await run(
+      join(project, 'node_modules', '.bin', 'esbuild'),
+      ['browser.mjs', '--bundle', '--format=esm', '--platform=browser', '--outfile=bundle.js'],
+      {
+        cwd: project,
+        env: cleanEnv(),
+      },
+    );
     const bundle = await readFile(join(project, 'bundle.js'), 'utf8');
     assert.doesNotMatch(bundle, /["'](?:undici|node:[a-z_/]+)["']/, 'the browser bundle holds no Node.js-only code');
 
     // One origin for the page and the API: the page's requests under /api go to the sandbox server as they are.
     const page: Server = createServer(async (req, res) => {
-      if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module" src="/bundle.js"></script>');
+      if (req.url === '/')
+        return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module" src="/bundle.js"></script>');
       if (req.url === '/bundle.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
-      const headers = Object.fromEntries(['authorization', 'service-version', 'accept'].flatMap((name) => (req.headers[name] ? [[name, String(req.headers[name])]] : [])));
+      const headers = Object.fromEntries(
+        ['authorization', 'service-version', 'accept'].flatMap((name) => (req.headers[name] ? [[name, String(req.headers[name])]] : [])),
+      );
       const upstream = await fetch(`${baseUrl}${req.url.slice('/api'.length)}`, { method: req.method ?? 'GET', headers });
       const passed = [...upstream.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding'].includes(name));
       res.writeHead(upstream.status, Object.fromEntries(passed)).end(Buffer.from(await upstream.arrayBuffer()));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { lintTarball, packPackage } from '../src/npm-pack.ts';
 
 async function writePackage(dir: string, manifest: object, files: Record<string, string>): Promise<void> {
@@ -15,10 +15,10 @@ async function writePackage(dir: string, manifest: object, files: Record<string,
 
 describe('the checks of a packed package', () => {
   let root: string;
-  before(async () => {
+  beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'release-lint-'));
   });
-  after(() => rm(root, { recursive: true, force: true }));
+  afterAll(() => rm(root, { recursive: true, force: true }));
 
   const base = { version: '1.0.0', type: 'module', license: 'MIT', files: ['dist'] };
   const files = { 'dist/index.js': 'export const answer = 42;\n', 'dist/index.d.ts': 'export declare const answer: number;\n', 'README.md': '# x\n' };
@@ -31,11 +31,25 @@ describe('the checks of a packed package', () => {
 
   it('refuses types that lead nowhere and a bin without a shebang', async () => {
     const dir = join(root, 'bad');
-    const manifest = { ...base, name: 'bad', bin: { bad: './dist/index.js' }, exports: { '.': { types: './dist/missing.d.ts', default: './dist/index.js' } } };
+    const manifest = {
+      ...base,
+      name: 'bad',
+      bin: { bad: './dist/index.js' },
+      exports: { '.': { types: './dist/missing.d.ts', default: './dist/index.js' } },
+    };
     await writePackage(dir, manifest, files);
     const problems = await lintTarball(await packPackage(dir, root));
-    assert.ok(problems.some((problem) => problem.startsWith('publint error') && problem.includes('missing.d.ts')), problems.join('\n'));
-    assert.ok(problems.some((problem) => problem.startsWith('publint error') && problem.includes('shebang')), problems.join('\n'));
-    assert.ok(problems.some((problem) => problem.startsWith('attw:')), problems.join('\n'));
+    assert.ok(
+      problems.some((problem) => problem.startsWith('publint error') && problem.includes('missing.d.ts')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((problem) => problem.startsWith('publint error') && problem.includes('shebang')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((problem) => problem.startsWith('attw:')),
+      problems.join('\n'),
+    );
   });
 });

@@ -4,12 +4,10 @@ import { styleText } from 'node:util';
 
 type Style = Parameters<typeof styleText>[0];
 
-export const paint = (style: Style, text: string, stream: NodeJS.WriteStream = process.stdout): string =>
-  styleText(style, text, { stream });
+export const paint = (style: Style, text: string, stream: NodeJS.WriteStream = process.stdout): string => styleText(style, text, { stream });
 
 /** The colour of an HTTP status: green 2xx, yellow 3xx/4xx, red 5xx or none. */
-export const statusStyle = (status: number | null): Style =>
-  status === null || status >= 500 ? 'red' : status >= 300 ? 'yellow' : 'green';
+export const statusStyle = (status: number | null): Style => (status === null || status >= 500 ? 'red' : status >= 300 ? 'yellow' : 'green');
 
 /** Rows under a header, columns padded to their widest cell. */
 export function table(header: string[], rows: string[][]): string {

@@ -7,15 +7,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { verifyWebhook } from '@aggregation/client';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const bin = fileURLToPath(new URL('../bin/aggregation.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'aggregation-cli-'));
 /** Remembered tokens go to the test's own file, never the user's. */
 const env = { ...process.env, AGGREGATION_CONFIG: join(dir, 'sandbox.json'), AGGREGATION_TOKEN: '', NO_COLOR: '' };
-const ANSI = /\x1b\[/;
+// An escape sequence's start: ESC then `[`.
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[`);
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -85,7 +86,7 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 1
   }
 }
 
-after(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('aggregation', () => {
   let server: Running;
@@ -93,12 +94,12 @@ describe('aggregation', () => {
   let global: string[];
   const basic = (token: string) => ({ authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` });
 
-  before(async () => {
+  beforeAll(async () => {
     server = start(['serve', '--port', '0', '--database', join(dir, 'sandbox.sqlite')]);
     baseUrl = (await server.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
     global = ['--base-url', baseUrl];
   });
-  after(async () => {
+  afterAll(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
   });
@@ -130,7 +131,10 @@ describe('aggregation', () => {
     assert.match(printed.stdout, /^acc_\w+ +Failure +/m);
     const accounts = await fetch(`${baseUrl}/accounts`, { headers: basic(token) });
     assert.equal(accounts.status, 200);
-    assert.deepEqual(((await accounts.json()) as { name: string }[]).map((a) => a.name), ['Success', 'Failure']);
+    assert.deepEqual(
+      ((await accounts.json()) as { name: string }[]).map((a) => a.name),
+      ['Success', 'Failure'],
+    );
 
     // Colours where a terminal would get them (FORCE_COLOR stands in for one).
     const coloured = await run([...global, 'enroll'], { FORCE_COLOR: '1' });
@@ -244,7 +248,7 @@ describe('aggregation', () => {
     assert.doesNotMatch(listen.stdout(), ANSI);
   });
 
-  test('logs tail prints the token\'s requests as they happen, with their request ids', async () => {
+  test("logs tail prints the token's requests as they happen, with their request ids", async () => {
     const { access_token: token, accounts } = await json([...global, 'enroll']);
     const tail = start([...global, '--token', token, 'logs', 'tail']);
     const tailJson = start([...global, '--token', token, 'logs', 'tail', '--json']);
@@ -257,7 +261,11 @@ describe('aggregation', () => {
       await tail.waitFor(new RegExp(`^\\d\\d:\\d\\d:\\d\\d 200 GET +/accounts/${accounts[0].id} [\\d.]+ms ${okId}$`, 'm'));
       await tail.waitFor(new RegExp(`^\\d\\d:\\d\\d:\\d\\d 404 GET +/accounts/acc_missing [\\d.]+ms ${missingId}$`, 'm'));
       await tailJson.waitFor(new RegExp(missingId));
-      const lines = tailJson.stdout().trim().split('\n').map((line) => JSON.parse(line));
+      const lines = tailJson
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       assert.deepEqual(
         lines.map((line) => [line.method, line.path, line.status, line.request_id]),
         [
@@ -294,9 +302,11 @@ describe('aggregation', () => {
     assert.match(noToken.stderr, /No sandbox token: pass --token, set AGGREGATION_TOKEN, or run `aggregation enroll` first\./);
     const noServer = await run(['--base-url', nowhere, '--token', 'test_token_x', 'deliveries']);
     assert.equal(noServer.code, 1);
-    assert.equal(noServer.stderr, `Error: Cannot reach the server at ${nowhere} (connection refused). Start one with \`aggregation serve\`, or pass --base-url.\n`);
+    assert.equal(
+      noServer.stderr,
+      `Error: Cannot reach the server at ${nowhere} (connection refused). Start one with \`aggregation serve\`, or pass --base-url.\n`,
+    );
   });
-
 });
 
 describe("the README's path to a verified webhook", () => {
@@ -304,11 +314,11 @@ describe("the README's path to a verified webhook", () => {
   let server: Running;
   let global: string[];
   const config = { AGGREGATION_CONFIG: join(dir, 'newcomer.json') };
-  before(async () => {
+  beforeAll(async () => {
     server = start(['serve', '--port', '0', '--database', join(dir, 'newcomer.sqlite')]);
     global = ['--base-url', (await server.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!];
   });
-  after(async () => {
+  afterAll(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
   });

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
 import { verifyWebhook, WebhookVerificationError } from '@aggregation/client';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
 const secrets = (process.env.WEBHOOK_SECRETS ?? '').split(','); // two while a secret is rotated

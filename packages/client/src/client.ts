@@ -16,7 +16,6 @@ import {
 } from './payments.ts';
 import { attachResponse, describeResponse, type ResponseInfo } from './response-info.ts';
 import { createRetryingSend, type FetchLike, type RetryOptions } from './retry.ts';
-import { signalTransport, type Transport } from './transport.ts';
 import {
   type IterateOptions,
   iteratePages,
@@ -28,6 +27,7 @@ import {
   syncTransactions,
   type TransactionLike,
 } from './transactions.ts';
+import { signalTransport, type Transport } from './transport.ts';
 import {
   type Account,
   type AccountBalances,
@@ -133,11 +133,7 @@ export type AggregationClient<V extends Version = CurrentVersion> = {
      * Sends a payment with an `Idempotency-Key`. Refuses accounts whose links have no `payments`
      * ({@link PaymentsNotSupportedError}). Resolves to a payment or to an MFA challenge.
      */
-    create(
-      account: string | AccountWithLinks,
-      payment: CreatePaymentRequest<V>,
-      options?: CreatePaymentOptions,
-    ): Promise<PaymentResult<V>>;
+    create(account: string | AccountWithLinks, payment: CreatePaymentRequest<V>, options?: CreatePaymentOptions): Promise<PaymentResult<V>>;
     list(accountId: string, options?: CallOptions): Promise<Payment<V>[]>;
     get(accountId: string, paymentId: string, options?: CallOptions): Promise<Payment<V>>;
   };
@@ -272,8 +268,7 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
         ),
       iterate: (accountId, iterateOptions) => iterateTransactions(pageFetcher(accountId), iterateOptions),
       pages: (accountId, iterateOptions) => iteratePages(pageFetcher(accountId), iterateOptions),
-      sync: async (accountId, syncOptions) =>
-        syncTransactions(pageFetcher(accountId), syncOptions),
+      sync: async (accountId, syncOptions) => syncTransactions(pageFetcher(accountId), syncOptions),
     },
 
     payees: {

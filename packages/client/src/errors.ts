@@ -150,10 +150,7 @@ export function isAccountClosed(error: unknown): error is ApiError {
  * `Service-Enrollment-Status` says `disconnected`. The user reconnects through the enrollment widget.
  */
 export function isEnrollmentDisconnected(error: unknown): error is ApiError {
-  return (
-    isApiError(error) &&
-    (error.hasCode(ErrorCodes.enrollmentDisconnected) || error.enrollmentStatus?.status === 'disconnected')
-  );
+  return isApiError(error) && (error.hasCode(ErrorCodes.enrollmentDisconnected) || error.enrollmentStatus?.status === 'disconnected');
 }
 
 /** The disconnection reason from the code, else from the enrollment status header. */

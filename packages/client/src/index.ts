@@ -1,4 +1,6 @@
 // Runtime-neutral entry point: Node 24, browsers and edge runtimes. Node-only transport lives in ./node.ts.
+
+export { basicAuthorization, isLiveToken, isSandboxToken } from './auth.ts';
 export {
   type AggregationClient,
   type CallOptions,
@@ -9,7 +11,6 @@ export {
   DEFAULT_TIMEOUT_MS,
   type TransactionSyncOptions,
 } from './client.ts';
-export { basicAuthorization, isLiveToken, isSandboxToken } from './auth.ts';
 export { codeReason, codeStartsWith, codeTokens } from './codes.ts';
 export type { ConnectionFailure } from './connection-failure.ts';
 export {
@@ -57,13 +58,14 @@ export {
   type RetryInfo,
   type RetryOptions,
 } from './retry.ts';
+export { createSandboxClient, type SandboxClientOptions, type SandboxPaths } from './sandbox.ts';
 export {
   type DateInput,
   DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
   type IterateOptions,
   iteratePages,
   iterateTransactions,
+  MAX_PAGE_SIZE,
   type PageFetcher,
   type PageQuery,
   reconcileTransactions,
@@ -106,8 +108,7 @@ export {
   signWebhook,
   type VerifyWebhookOptions,
   verifyWebhook,
-  webhookEventTypes,
-  type WebhookVerificationFailure,
   WebhookVerificationError,
+  type WebhookVerificationFailure,
+  webhookEventTypes,
 } from './webhooks.ts';
-export { createSandboxClient, type SandboxClientOptions, type SandboxPaths } from './sandbox.ts';

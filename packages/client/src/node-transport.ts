@@ -4,8 +4,8 @@
 // times out with undici's own per-request headers timeout, set by the dispatcher, and the fetch is given the URL and
 // an init: no signal at all unless the call was given one.
 import type { Dispatcher } from 'undici';
-import type { Transport } from './transport.ts';
 import { AbortableRequest, hasTimeout, timeoutError } from './timeout.ts';
+import type { Transport } from './transport.ts';
 
 /** What Node's fetch calls of its `dispatcher`. */
 type Dispatch = Pick<Dispatcher, 'dispatch'>;

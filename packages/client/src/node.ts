@@ -74,7 +74,10 @@ export function createClient<V extends Version = CurrentVersion>(options: NodeCl
     ...(ca === undefined ? {} : { ca }),
     ...(passphrase === undefined ? {} : { passphrase }),
   });
-  const client = createClientWith<V>({ ...core, mutualTls: true }, dispatcherTransport(() => agent));
+  const client = createClientWith<V>(
+    { ...core, mutualTls: true },
+    dispatcherTransport(() => agent),
+  );
   return Object.assign(client, { close: () => agent.close() });
 }
 

@@ -12,9 +12,7 @@ export type MfaRequired<V extends Version = CurrentVersion> = {
   challenge: MfaChallenge<V>;
 };
 
-export type PayeeResult<V extends Version = CurrentVersion> =
-  | { kind: 'payee'; payee: Payee<V> }
-  | MfaRequired<V>;
+export type PayeeResult<V extends Version = CurrentVersion> = { kind: 'payee'; payee: Payee<V> } | MfaRequired<V>;
 
 export type PaymentResult<V extends Version = CurrentVersion> =
   | {

@@ -1,7 +1,8 @@
 // The sandbox control API (its own document): enrollments, clock, webhook settings, events. It replaces the
 // enrollment widget and the dashboard in tests, so it is typed like the main API but kept separate from it.
-import createFetchClient, { type Client } from 'openapi-fetch';
+
 import type { paths as SandboxPaths } from '@aggregation/types/sandbox';
+import createFetchClient, { type Client } from 'openapi-fetch';
 import { authorizedRequest, isLiveToken } from './auth.ts';
 import { DEFAULT_BASE_URL } from './client.ts';
 import { ConfigurationError } from './errors.ts';

@@ -66,10 +66,12 @@ export function fetchWithTimeout(fetch: FetchLike, request: Request, timeoutMs: 
       reject(timeoutError(request, timeoutMs, reason));
       controller.abort(reason);
     }, timeoutMs);
-    const settle = <T>(done: (value: T) => void) => (value: T) => {
-      clearTimeout(timer);
-      done(value);
-    };
+    const settle =
+      <T>(done: (value: T) => void) =>
+      (value: T) => {
+        clearTimeout(timer);
+        done(value);
+      };
     let sent: Response | Promise<Response>;
     try {
       sent = fetch(attempt, { signal: attempt.signal });

@@ -135,10 +135,7 @@ export function syncWindowStart(lastSyncedAt: string | Date, overlapDays: number
  * Reads the sync window and reconciles it by id with what is stored: unknown ids are inserted, known ones updated
  * when they changed, and stored pending transactions of the window that vanished are reported as removed.
  */
-export async function syncTransactions<T extends TransactionLike>(
-  fetchPage: PageFetcher<T>,
-  options: SyncOptions<T> = {},
-): Promise<SyncResult<T>> {
+export async function syncTransactions<T extends TransactionLike>(fetchPage: PageFetcher<T>, options: SyncOptions<T> = {}): Promise<SyncResult<T>> {
   const startedAt = options.now ?? new Date();
   const window: { start_date?: string } = {};
   if (options.state) window.start_date = syncWindowStart(options.state.lastSyncedAt, options.overlapDays);
@@ -229,7 +226,5 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const aKeys = Object.keys(a);
   const bKeys = Object.keys(b);
   if (aKeys.length !== bKeys.length) return false;
-  return aKeys.every(
-    (key) => Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  );
+  return aKeys.every((key) => Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }

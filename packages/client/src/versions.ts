@@ -1,15 +1,8 @@
 // One place that maps a version date to its generated types, so every typed surface of the client
 // (raw paths, named methods, webhook events) changes together when a caller picks another version.
-import type {
-  components as Components20201012,
-  operations as Operations20201012,
-  paths as Paths20201012,
-} from '@aggregation/types/2020-10-12';
-import type {
-  components as Components20190701,
-  operations as Operations20190701,
-  paths as Paths20190701,
-} from '@aggregation/types/2019-07-01';
+
+import type { components as Components20190701, operations as Operations20190701, paths as Paths20190701 } from '@aggregation/types/2019-07-01';
+import type { components as Components20201012, operations as Operations20201012, paths as Paths20201012 } from '@aggregation/types/2020-10-12';
 
 export const versions = ['2020-10-12', '2019-07-01'] as const;
 export type Version = (typeof versions)[number];
@@ -48,9 +41,7 @@ export type CreatePaymentRequest<V extends Version = CurrentVersion> = Schemas<V
 export type ErrorBody<V extends Version = CurrentVersion> = Schemas<V>['Error'];
 
 /** Query of `GET /accounts/{account_id}/transactions` (`count`, `from_id`, `start_date`, `end_date`). */
-export type TransactionQuery<V extends Version = CurrentVersion> = NonNullable<
-  Operations<V>['listTransactions']['parameters']['query']
->;
+export type TransactionQuery<V extends Version = CurrentVersion> = NonNullable<Operations<V>['listTransactions']['parameters']['query']>;
 
 /** The four webhook events, discriminated by `type`. */
 export type WebhookEvent<V extends Version = CurrentVersion> =

@@ -117,11 +117,7 @@ export async function verifyWebhook<V extends Version = CurrentVersion>(
 }
 
 /** Signs a body the way the service does; for tests and local tooling. Returns the header value. */
-export async function signWebhook(
-  rawBody: RawBody,
-  secrets: string | readonly string[],
-  options: { timestamp?: number } = {},
-): Promise<string> {
+export async function signWebhook(rawBody: RawBody, secrets: string | readonly string[], options: { timestamp?: number } = {}): Promise<string> {
   const keys = typeof secrets === 'string' ? [secrets] : [...secrets];
   if (keys.length === 0) throw new WebhookVerificationError('no_secret', 'No signing secret given');
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);

@@ -1,14 +1,14 @@
 // The core in a real browser: the sources are served with their types stripped (as Node does) and imported as ES
 // modules by headless Chromium, which then lists accounts against this test's server and verifies a webhook.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { stripTypeScriptTypes } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
 import { repoRoot } from './helpers/prism.ts';
 
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];

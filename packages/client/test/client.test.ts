@@ -67,7 +67,10 @@ describe('createClient', () => {
     await client.accounts.list({ headers: { authorization: 'Bearer call' } });
     await client.raw.GET('/accounts', { headers: { Authorization: 'Bearer raw' } });
     const expected = `Basic ${btoa(`${token}:`)}`;
-    assert.deepEqual(calls.map((c) => c.headers.get('Authorization')), [expected, expected]);
+    assert.deepEqual(
+      calls.map((c) => c.headers.get('Authorization')),
+      [expected, expected],
+    );
     assert.deepEqual(seen, [expected, expected]);
   });
 
@@ -88,11 +91,14 @@ describe('createClient', () => {
 
   it('refuses a live token without mutual TLS, before any request', () => {
     const { fetch, calls } = fakeFetch(() => json([]));
-    assert.throws(() => createClient({ token: 'token_live123', baseUrl, fetch }), (error: Error) => {
-      assert.ok(error instanceof ConfigurationError);
-      assert.match(error.message, /client certificate/);
-      return true;
-    });
+    assert.throws(
+      () => createClient({ token: 'token_live123', baseUrl, fetch }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigurationError);
+        assert.match(error.message, /client certificate/);
+        return true;
+      },
+    );
     assert.equal(calls.length, 0);
     // A fetch that presents a certificate (a runtime's mTLS binding) may declare it.
     createClient({ token: 'token_live123', baseUrl, fetch, mutualTls: true });
@@ -141,7 +147,10 @@ describe('enrollment status', () => {
       raw: 'disconnected.password_changed',
     });
     assert.equal(client.enrollmentStatus?.reason, 'password_changed');
-    assert.deepEqual(seen.map((s) => s.raw), ['healthy', 'disconnected.password_changed']);
+    assert.deepEqual(
+      seen.map((s) => s.raw),
+      ['healthy', 'disconnected.password_changed'],
+    );
   });
 
   it('is read once per call, from the response left after retries', async () => {
@@ -221,9 +230,7 @@ describe('errors', () => {
   });
 
   it('422 carries params', async () => {
-    const { fetch } = fakeFetch(() =>
-      apiError(422, 'unprocessable_entity', 'Invalid body', {}, { amount: ['must be a decimal string'] }),
-    );
+    const { fetch } = fakeFetch(() => apiError(422, 'unprocessable_entity', 'Invalid body', {}, { amount: ['must be a decimal string'] }));
     const client = createClient({ token, baseUrl, fetch });
     await assert.rejects(client.payments.create(checking, paymentBody), (error: ApiError) => {
       assert.ok(isValidationError(error));
@@ -252,7 +259,10 @@ describe('errors', () => {
     const client = createClient({ token, baseUrl, fetch });
     assert.equal((await client.accounts.delete('acc_chk')).status, 204);
     assert.equal((await client.accounts.deleteAll()).status, 204);
-    assert.deepEqual(calls.map((c) => `${c.method} ${c.url.pathname}`), ['DELETE /accounts/acc_chk', 'DELETE /accounts']);
+    assert.deepEqual(
+      calls.map((c) => `${c.method} ${c.url.pathname}`),
+      ['DELETE /accounts/acc_chk', 'DELETE /accounts'],
+    );
   });
 });
 
@@ -301,7 +311,10 @@ describe('payees and payments', () => {
     const { fetch, calls } = fakeFetch((request) => (request.method === 'GET' ? json(card) : json(payment, 202)));
     const client = createClient({ token, baseUrl, fetch });
     await assert.rejects(client.payments.create('acc_card', paymentBody), PaymentsNotSupportedError);
-    assert.deepEqual(calls.map((c) => c.method), ['GET']);
+    assert.deepEqual(
+      calls.map((c) => c.method),
+      ['GET'],
+    );
   });
 
   it('uses links already seen in accounts.list instead of fetching', async () => {
@@ -311,14 +324,20 @@ describe('payees and payments', () => {
     await assert.rejects(client.payments.create('acc_card', paymentBody), PaymentsNotSupportedError);
     const result = await client.payments.create('acc_chk', paymentBody);
     assert.equal(result.kind, 'payment');
-    assert.deepEqual(calls.map((c) => `${c.method} ${c.url.pathname}`), ['GET /accounts', 'POST /accounts/acc_chk/payments']);
+    assert.deepEqual(
+      calls.map((c) => `${c.method} ${c.url.pathname}`),
+      ['GET /accounts', 'POST /accounts/acc_chk/payments'],
+    );
   });
 
   it('checkAccount: false skips the lookup', async () => {
     const { fetch, calls } = fakeFetch(() => json(payment, 202));
     const client = createClient({ token, baseUrl, fetch });
     await client.payments.create('acc_chk', paymentBody, { checkAccount: false, idempotencyKey: 'k1' });
-    assert.deepEqual(calls.map((c) => c.method), ['POST']);
+    assert.deepEqual(
+      calls.map((c) => c.method),
+      ['POST'],
+    );
     assert.equal(calls[0]?.headers.get('Idempotency-Key'), 'k1');
   });
 
@@ -339,11 +358,10 @@ describe('payees and payments', () => {
     assert.equal((await client.payments.list('acc_chk'))[0]?.id, 'pay_1');
     assert.equal((await client.payments.get('acc_chk', 'pay_1')).memo, 'Dinner');
     assert.equal((await client.payments.schemes('acc_chk')).schemes[0]?.name, 'zelle');
-    assert.deepEqual(calls.map((c) => `${c.method} ${c.url.pathname}`), [
-      'GET /accounts/acc_chk/payments',
-      'GET /accounts/acc_chk/payments/pay_1',
-      'OPTIONS /accounts/acc_chk/payments',
-    ]);
+    assert.deepEqual(
+      calls.map((c) => `${c.method} ${c.url.pathname}`),
+      ['GET /accounts/acc_chk/payments', 'GET /accounts/acc_chk/payments/pay_1', 'OPTIONS /accounts/acc_chk/payments'],
+    );
   });
 });
 

@@ -2,9 +2,9 @@
 // resolve, a server that hangs up, a timeout.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { describe, it } from 'node:test';
+import { createServer } from 'node:net';
+import { describe, it } from 'vitest';
 import { ConnectionError, createClient } from '../src/index.ts';
 
 const failureOf = async (baseUrl: string, options: { timeoutMs?: number } = {}) => {

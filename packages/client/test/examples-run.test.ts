@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type RunningServer, startServer } from '@aggregation/server';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { signWebhook } from '../src/index.ts';
 
 const examples = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
@@ -19,7 +19,7 @@ async function runExample(name: string): Promise<string> {
   return stdout;
 }
 
-before(async () => {
+beforeAll(async () => {
   server = await startServer({ port: 0, hostname: '127.0.0.1', webhooks: { autostart: false }, logError: () => {} });
   const response = await fetch(`${server.url}/sandbox/enrollments`, {
     method: 'POST',
@@ -30,7 +30,7 @@ before(async () => {
   const payer = enrollment.accounts.find((account) => account.links.payments)!;
   env = { ...process.env, ACCESS_TOKEN: enrollment.access_token, API_URL: server.url, ACCOUNT_ID: payer.id };
 });
-after(() => server?.close());
+afterAll(() => server?.close());
 
 describe('examples run as printed', () => {
   it('list-accounts.ts lists every account', async () => {

@@ -3,8 +3,8 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type RunningServer, startServer } from '@aggregation/server';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ApiError, ConfigurationError, ConnectionError, createClient } from '../src/node.ts';
 import { createTestPki, hasOpenssl, type TestPki } from './helpers/certificates.ts';
 import { headersTimedOut } from './helpers/loopback.ts';
@@ -148,7 +148,10 @@ describe.skipIf(skip)('Node entry: live requests to the server over mutual TLS',
     const other = createTestPki();
     const client = createClient({ token: liveToken, baseUrl: running.url, cert: other.clientCert, key: other.clientKey, ca: pki.ca, retry: false });
     try {
-      await assert.rejects(client.accounts.list(), (error: ApiError) => error instanceof ApiError && error.status === 400 && error.code === 'bad_request');
+      await assert.rejects(
+        client.accounts.list(),
+        (error: ApiError) => error instanceof ApiError && error.status === 400 && error.code === 'bad_request',
+      );
     } finally {
       await client.close();
     }

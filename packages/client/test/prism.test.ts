@@ -108,7 +108,10 @@ describe.skipIf(skip)('against the Prism mock of 2020-10-12', () => {
 
     it('listPaymentSchemes', async () => {
       const schemes = await client.payments.schemes('acc_7Tq2Xw9Lk4Zp1Mv8');
-      assert.deepEqual(schemes.schemes.map((s) => s.name), ['zelle']);
+      assert.deepEqual(
+        schemes.schemes.map((s) => s.name),
+        ['zelle'],
+      );
     });
 
     it('createPayment: 202 payment (guard satisfied by the account links) and 200 MFA', async () => {
@@ -162,8 +165,16 @@ describe.skipIf(skip)('against the Prism mock of 2020-10-12', () => {
           assert.ok(e.reason);
         },
       ],
-      ['404 verification pending', () => client.accounts.details('acc_1', prefer('code=404, example=VerificationPending')), (e) => assert.ok(isVerificationPending(e))],
-      ['404 verification expired', () => client.accounts.details('acc_1', prefer('code=404, example=VerificationExpired')), (e) => assert.ok(isVerificationExpired(e))],
+      [
+        '404 verification pending',
+        () => client.accounts.details('acc_1', prefer('code=404, example=VerificationPending')),
+        (e) => assert.ok(isVerificationPending(e)),
+      ],
+      [
+        '404 verification expired',
+        () => client.accounts.details('acc_1', prefer('code=404, example=VerificationExpired')),
+        (e) => assert.ok(isVerificationExpired(e)),
+      ],
       [
         '404 enrollment.disconnected',
         () => client.transactions.list('acc_1', {}, prefer('code=404, example=EnrollmentDisconnected')),
@@ -178,12 +189,12 @@ describe.skipIf(skip)('against the Prism mock of 2020-10-12', () => {
           assert.ok(e.params && Object.keys(e.params).length > 0);
         },
       ],
+      ['422 payments.not_supported', () => client.payments.schemes('acc_1', prefer('code=422')), (e) => assert.ok(e.hasCode('payments.not_supported'))],
       [
-        '422 payments.not_supported',
-        () => client.payments.schemes('acc_1', prefer('code=422')),
-        (e) => assert.ok(e.hasCode('payments.not_supported')),
+        '422 idempotency_key_reused',
+        () => client.payments.create({ id: 'acc_1', links: { payments: 'x' } }, payment, prefer('code=422, example=IdempotencyKeyReused')),
+        (e) => assert.equal(e.code, 'idempotency_key_reused'),
       ],
-      ['422 idempotency_key_reused', () => client.payments.create({ id: 'acc_1', links: { payments: 'x' } }, payment, prefer('code=422, example=IdempotencyKeyReused')), (e) => assert.equal(e.code, 'idempotency_key_reused')],
       ['400 bad_request', () => client.accounts.list(prefer('code=400')), (e) => assert.equal(e.code, 'bad_request')],
       ['403 forbidden', () => client.accounts.list(prefer('code=403')), (e) => assert.equal(e.code, 'forbidden')],
       ['502 bad_gateway (retried, then thrown)', () => client.accounts.list(prefer('code=502')), (e) => assert.equal(e.code, 'bad_gateway')],
@@ -240,7 +251,10 @@ describe.skipIf(missingBundle('2019-07-01'))('against the Prism mock of 2019-07-
     const balances = await client.accounts.balances('acc_1');
     assert.ok(Array.isArray(balances));
     const schemes = await client.payments.schemes('acc_1');
-    assert.deepEqual(schemes.schemes.map((s) => s.scheme), ['zelle']);
+    assert.deepEqual(
+      schemes.schemes.map((s) => s.scheme),
+      ['zelle'],
+    );
     const transactions = await client.transactions.list('acc_1');
     assert.ok(transactions.every((t) => !('status' in t)));
   });

@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import {
-  ApiError,
-  backoffDelay,
-  ConnectionError,
-  createClient,
-  type RetryInfo,
-} from '../src/index.ts';
+import { ApiError, backoffDelay, ConnectionError, createClient, type RetryInfo } from '../src/index.ts';
 import { apiError, fakeFetch, json, recordingSleep } from './helpers/fake-fetch.ts';
 
 const token = 'test_token_abc';
@@ -64,7 +58,10 @@ describe('retries of idempotent requests', () => {
     assert.equal(deleted.status, 204);
     const schemes = await client.payments.schemes('acc_1');
     assert.deepEqual(schemes, { schemes: [{ name: 'zelle' }] });
-    assert.deepEqual(calls.map((c) => c.method), ['DELETE', 'DELETE', 'OPTIONS', 'OPTIONS']);
+    assert.deepEqual(
+      calls.map((c) => c.method),
+      ['DELETE', 'DELETE', 'OPTIONS', 'OPTIONS'],
+    );
   });
 
   it('is not retried for other errors (500, 404, 422)', async () => {
@@ -141,7 +138,10 @@ describe('retries of idempotent requests', () => {
   });
 
   // Also with the real sleep: the wait follows the caller's signal, not the attempt's, which the timeout aborted.
-  for (const [wait, retry] of [['a stub', { sleep: async () => {} }], ['the real sleep', { baseDelayMs: 1 }]] as const) {
+  for (const [wait, retry] of [
+    ['a stub', { sleep: async () => {} }],
+    ['the real sleep', { baseDelayMs: 1 }],
+  ] as const) {
     it(`a timed-out attempt is retried (waiting with ${wait})`, async () => {
       let attempts = 0;
       const fetch = (request: Request) => (++attempts === 1 ? hang(request) : Promise.resolve(json([account])));
@@ -196,7 +196,10 @@ describe('retries of payments', () => {
     });
     const result = await client.payments.create(account, paymentBody, { idempotencyKey: 'key-123' });
     assert.equal(result.kind, 'payment');
-    assert.deepEqual(calls.map((c) => c.headers.get('Idempotency-Key')), ['key-123', 'key-123']);
+    assert.deepEqual(
+      calls.map((c) => c.headers.get('Idempotency-Key')),
+      ['key-123', 'key-123'],
+    );
   });
 
   it('a timed-out payment is retried with the same key and body', async () => {
@@ -225,10 +228,7 @@ describe('retries of payments', () => {
 
   it('a POST without an Idempotency-Key is never retried', async () => {
     const { client, calls } = setup(() => apiError(503, 'unavailable'));
-    await assert.rejects(
-      client.payees.create('acc_1', { scheme: 'zelle', address: 'ann@example.com', name: 'Ann', type: 'person' }),
-      ApiError,
-    );
+    await assert.rejects(client.payees.create('acc_1', { scheme: 'zelle', address: 'ann@example.com', name: 'Ann', type: 'person' }), ApiError);
     assert.equal(calls.length, 1);
 
     const raw = setup(() => apiError(503, 'unavailable'));

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { ContractValidator, type DocumentName } from '@aggregation/openapi/contract';
 import { type App, createApp } from '@aggregation/server';
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import {
   type Account,
   type AggregationClient,
@@ -111,7 +111,10 @@ describe.skipIf(skip)('against the server in-process', () => {
 
     it('listAccounts and getAccount, with the enrollment status', async () => {
       const accounts = await client.accounts.list();
-      assert.deepEqual(accounts.map((a) => a.subtype), ['checking', 'savings', 'credit_card']);
+      assert.deepEqual(
+        accounts.map((a) => a.subtype),
+        ['checking', 'savings', 'credit_card'],
+      );
       assert.equal(getResponseInfo(accounts)?.version, '2020-10-12');
       const one = await client.accounts.get(checking.id);
       assert.equal(one.id, checking.id);
@@ -138,7 +141,10 @@ describe.skipIf(skip)('against the server in-process', () => {
       const all = await client.transactions.list(checking.id, {});
       const paged: string[] = [];
       for await (const transaction of client.transactions.iterate(checking.id, { pageSize: 7 })) paged.push(transaction.id);
-      assert.deepEqual(paged, all.map((t) => t.id));
+      assert.deepEqual(
+        paged,
+        all.map((t) => t.id),
+      );
       const dates = all.map((t) => t.date);
       assert.deepEqual(dates, [...dates].sort().reverse());
     });
@@ -226,8 +232,14 @@ describe.skipIf(skip)('against the server in-process', () => {
     });
 
     it('payments are refused locally for accounts without a payments link, and by the server', async () => {
-      await assert.rejects(client.payments.create(card, { amount: '1.00', memo: 'x', payee: { scheme: 'zelle', address: 'a@example.com' } }), PaymentsNotSupportedError);
-      await assert.rejects(client.payments.create(savings.id, { amount: '1.00', memo: 'x', payee: { scheme: 'zelle', address: 'a@example.com' } }), PaymentsNotSupportedError);
+      await assert.rejects(
+        client.payments.create(card, { amount: '1.00', memo: 'x', payee: { scheme: 'zelle', address: 'a@example.com' } }),
+        PaymentsNotSupportedError,
+      );
+      await assert.rejects(
+        client.payments.create(savings.id, { amount: '1.00', memo: 'x', payee: { scheme: 'zelle', address: 'a@example.com' } }),
+        PaymentsNotSupportedError,
+      );
       const { error, response } = await client.raw.POST('/accounts/{account_id}/payments', {
         params: { path: { account_id: card.id } },
         body: { amount: '1.00', memo: 'x', payee: { scheme: 'zelle', address: 'a@example.com' } },
@@ -262,7 +274,10 @@ describe.skipIf(skip)('against the server in-process', () => {
     });
 
     it('403 for an invalid token; 400 for an unknown version', async () => {
-      await assert.rejects(clientFor('test_token_doesnotexist').accounts.list(), (error: ApiError) => error.status === 403 && error.code === 'forbidden');
+      await assert.rejects(
+        clientFor('test_token_doesnotexist').accounts.list(),
+        (error: ApiError) => error.status === 403 && error.code === 'forbidden',
+      );
       const odd = createClient({ token, baseUrl, fetch, retry: false, headers: { 'Service-Version': '2001-01-01' } });
       await assert.rejects(odd.accounts.list(), (error: ApiError) => error.status === 400 && error.code === 'bad_request');
     });
@@ -286,7 +301,10 @@ describe.skipIf(skip)('against the server in-process', () => {
       assert.equal(account?.institution, 'Chase');
       assert.equal(getResponseInfo(account)?.version, undefined); // info is on the list, not its items
       const balances = await older.accounts.balances(checking.id);
-      assert.deepEqual(balances.map((b) => b.type), ['ledger', 'available']);
+      assert.deepEqual(
+        balances.map((b) => b.type),
+        ['ledger', 'available'],
+      );
       const schemes = await older.payments.schemes(checking.id);
       assert.deepEqual(schemes.schemes, [{ scheme: 'zelle' }]);
       const transactions = await older.transactions.list(checking.id, { count: 3 });
@@ -333,7 +351,10 @@ describe.skipIf(skip)('against the server in-process', () => {
       const { access_token, accounts } = await enroll('username');
       const authed = createSandboxClient({ baseUrl, fetch, token: access_token });
       const account = accounts[0] as Account;
-      await authed.POST('/sandbox/accounts/{account_id}/close', { params: { path: { account_id: account.id } }, body: { reason: 'insufficient_access' } });
+      await authed.POST('/sandbox/accounts/{account_id}/close', {
+        params: { path: { account_id: account.id } },
+        body: { reason: 'insufficient_access' },
+      });
       await assert.rejects(clientFor(access_token).accounts.balances(account.id), (error: ApiError) => {
         assert.ok(isAccountClosed(error));
         assert.equal(error.reason, 'insufficient_access');
@@ -435,7 +456,9 @@ describe.skipIf(skip)('against the server in-process', () => {
 
     it('an institution that stays down ends in ApiError 502 bad_gateway', async () => {
       const { access_token, accounts } = await enroll('institution.down');
-      const error = await clientFor(access_token).accounts.balances((accounts[0] as Account).id).catch((e: unknown) => e);
+      const error = await clientFor(access_token)
+        .accounts.balances((accounts[0] as Account).id)
+        .catch((e: unknown) => e);
       assert.ok(error instanceof ApiError);
       assert.equal(error.status, 502);
       assert.equal(error.code, 'bad_gateway');

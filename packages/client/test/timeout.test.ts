@@ -10,7 +10,8 @@ import { headersTimedOut, startLoopback } from './helpers/loopback.ts';
 
 const token = 'test_token_abc';
 const baseUrl = 'https://api.test';
-const timedOut = (error: Error) => error instanceof ConnectionError && /No response within 30 ms: GET https:\/\/api\.test\/accounts/.test(error.message);
+const timedOut = (error: Error) =>
+  error instanceof ConnectionError && /No response within 30 ms: GET https:\/\/api\.test\/accounts/.test(error.message);
 
 /** Fails only when `signal` is aborted, with its reason. */
 function waitForAbort(signal: AbortSignal | undefined): Promise<never> {
@@ -76,7 +77,10 @@ describe('per-attempt timeout', () => {
       },
     });
     assert.deepEqual(await client.accounts.list(), []);
-    assert.deepEqual(signals.map((signal) => signal.aborted), [true, false]);
+    assert.deepEqual(
+      signals.map((signal) => signal.aborted),
+      [true, false],
+    );
   });
 
   it('a response within the timeout is not aborted afterwards, body included', async () => {
@@ -115,7 +119,10 @@ describe('per-attempt timeout', () => {
     t.onTestFinished(server.close);
     const client = createClient({ token, baseUrl: server.origin, timeoutMs: 1_000, retry: false });
     const pending = client.accounts.list();
-    assert.deepEqual((await server.arrived()).map((arrival) => arrival.url), ['/accounts']);
+    assert.deepEqual(
+      (await server.arrived()).map((arrival) => arrival.url),
+      ['/accounts'],
+    );
     await assert.rejects(pending, (error: Error) => error instanceof ConnectionError && /No response within 1000 ms/.test(error.message));
     await server.closed();
   });
@@ -128,7 +135,10 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     t.onTestFinished(server.close);
     const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 300, retry: { maxRetries: 1, sleep: async () => {} } });
     await assert.rejects(client.accounts.list(), headersTimedOut(300, `GET ${server.origin}/accounts`));
-    assert.deepEqual(server.arrivals.map((arrival) => arrival.url), ['/accounts', '/accounts']);
+    assert.deepEqual(
+      server.arrivals.map((arrival) => arrival.url),
+      ['/accounts', '/accounts'],
+    );
     await server.closed(2);
   });
 

@@ -22,9 +22,7 @@ function ledger(transactions: Txn[]) {
   const queries: PageQuery[] = [];
   const page = async (query: PageQuery): Promise<Txn[]> => {
     queries.push(query);
-    let rows = sorted.filter(
-      (t) => (!query.start_date || t.date >= query.start_date) && (!query.end_date || t.date <= query.end_date),
-    );
+    let rows = sorted.filter((t) => (!query.start_date || t.date >= query.start_date) && (!query.end_date || t.date <= query.end_date));
     if (query.from_id) rows = rows.slice(rows.findIndex((t) => t.id === query.from_id) + 1);
     return rows.slice(0, query.count);
   };
@@ -45,12 +43,11 @@ describe('iterateTransactions', () => {
     const { page, queries, sorted } = ledger(history);
     const seen: string[] = [];
     for await (const t of iterateTransactions(page, { pageSize: 10 })) seen.push(t.id);
-    assert.deepEqual(seen, sorted.map((t) => t.id));
-    assert.deepEqual(queries, [
-      { count: 10 },
-      { count: 10, from_id: sorted[9]?.id },
-      { count: 10, from_id: sorted[19]?.id },
-    ]);
+    assert.deepEqual(
+      seen,
+      sorted.map((t) => t.id),
+    );
+    assert.deepEqual(queries, [{ count: 10 }, { count: 10, from_id: sorted[9]?.id }, { count: 10, from_id: sorted[19]?.id }]);
   });
 
   it('stops after an empty page when the total is a multiple of the page size', async () => {
@@ -170,8 +167,14 @@ describe('sync', () => {
     assert.deepEqual(result.window, { start_date: '2024-05-10' });
     assert.equal(queries[0]?.start_date, '2024-05-10');
     assert.deepEqual(result.inserted.map((t) => t.id).sort(), ['txn_009', 'txn_010']);
-    assert.deepEqual(result.updated.map((t) => [t.id, t.status, t.date]), [['txn_003', 'posted', '2024-05-21']]);
-    assert.deepEqual(result.removed.map((t) => t.id), ['txn_004']);
+    assert.deepEqual(
+      result.updated.map((t) => [t.id, t.status, t.date]),
+      [['txn_003', 'posted', '2024-05-21']],
+    );
+    assert.deepEqual(
+      result.removed.map((t) => t.id),
+      ['txn_004'],
+    );
     assert.equal(result.unchanged, 1); // txn_002; txn_001 and txn_005 are outside the window
     assert.equal(result.state.lastSyncedAt, '2024-05-23T09:00:00.000Z');
   });
@@ -179,7 +182,10 @@ describe('sync', () => {
   it('accepts the stored transactions as a Map', async () => {
     const t = txn(1, '2024-05-19', 'pending');
     const result = reconcileTransactions(new Map([[t.id, t]]), [{ ...t, description: 'Coffee shop' }], { start_date: '2024-05-10' });
-    assert.deepEqual(result.updated.map((x) => x.description), ['Coffee shop']);
+    assert.deepEqual(
+      result.updated.map((x) => x.description),
+      ['Coffee shop'],
+    );
   });
 
   it('treats key order as no change', () => {
@@ -237,8 +243,14 @@ describe('sync', () => {
       known: [txn(3, '2024-05-17', 'pending')] as unknown as Transaction[],
       firstCallRetryDelayMs: 1,
     });
-    assert.deepEqual(result.inserted.map((t) => t.id), ['txn_001', 'txn_002']);
-    assert.deepEqual(result.removed.map((t) => t.id), ['txn_003']);
+    assert.deepEqual(
+      result.inserted.map((t) => t.id),
+      ['txn_001', 'txn_002'],
+    );
+    assert.deepEqual(
+      result.removed.map((t) => t.id),
+      ['txn_003'],
+    );
     assert.equal(calls.length, 2);
     assert.equal(calls[1]?.url.searchParams.get('start_date'), '2024-05-10');
   });

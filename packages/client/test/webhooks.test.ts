@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import {
-  parseSignatureHeader,
-  signWebhook,
-  verifyWebhook,
-  type WebhookVerificationError,
-  type WebhookVerificationFailure,
-} from '../src/index.ts';
 import vectors from '../../../openapi/test/fixtures/webhook-signatures.json' with { type: 'json' };
+import { parseSignatureHeader, signWebhook, verifyWebhook, type WebhookVerificationError, type WebhookVerificationFailure } from '../src/index.ts';
 
 // Fixed vectors, shared with the Python and Go clients: HMAC-SHA256 hex digests of "<t>.<body>", computed
 // independently with node:crypto.

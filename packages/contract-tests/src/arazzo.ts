@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { type Running, startMock } from '@aggregation/mock';
 import { parse } from 'yaml';
-import { startMock, type Running } from '@aggregation/mock';
 import { packageDir } from './python.ts';
 import { count, newResult, type SuiteResult } from './report.ts';
 import type { Target } from './target.ts';
@@ -121,7 +121,8 @@ async function runAgainst(label: string, files: ArazzoFile[], servers: { api: st
     total.checks += one.checks;
     total.requests += one.requests;
     result.problems.push(...one.failedChecks.map((line) => `${label} ${file.name}: ${line}`));
-    if (code !== 0 && one.failedChecks.length === 0) result.problems.push(`${label} ${file.name}: redocly respect exited with ${code}:\n${output.slice(-3000)}`);
+    if (code !== 0 && one.failedChecks.length === 0)
+      result.problems.push(`${label} ${file.name}: redocly respect exited with ${code}:\n${output.slice(-3000)}`);
   }
   result.lines.push(
     `${label}: ${total.passed}/${total.workflows} workflows passed (${files.map((f) => f.name).join(', ')}), ${count(total.steps, 'step')}, ` +

@@ -102,7 +102,8 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
   if (paid) {
     await steps.fails(
       `${v} createPayment with a reused Idempotency-Key`,
-      () => client.payments.create(checking.id, { amount: '99.00', memo: 'Dinner', payee }, { idempotencyKey: paid.idempotencyKey, checkAccount: false }),
+      () =>
+        client.payments.create(checking.id, { amount: '99.00', memo: 'Dinner', payee }, { idempotencyKey: paid.idempotencyKey, checkAccount: false }),
       422,
       'idempotency_key_reused',
     );

@@ -1,9 +1,10 @@
 // Suite 1: the server behind Prism's validation proxy (one per document, `--errors`), driven by the scripted client
 // journey of each version. Prism reports what breaks the description in the `sl-violations` header of the answer
 // (and, with --errors, turns the answer into an error); every reported violation fails the suite.
-import { ContractValidator, listOperations, loadBundle, type DocumentName } from '@aggregation/openapi/contract';
-import { startValidationProxy, type Running } from '@aggregation/mock';
+
 import { createClient, createSandboxClient, type Version } from '@aggregation/client';
+import { type Running, startValidationProxy } from '@aggregation/mock';
+import { ContractValidator, type DocumentName, listOperations, loadBundle } from '@aggregation/openapi/contract';
 import { eventTypes, runJourney } from './journey.ts';
 import { count, newResult, type SuiteResult } from './report.ts';
 import type { Target } from './target.ts';
@@ -70,7 +71,11 @@ export async function runProxySuite(target: Target): Promise<SuiteResult> {
       const operations = listOperations(doc);
       const violations = mine.flatMap((e) => e.violations.map((v) => `${e.method} ${e.path} ${e.status}: [${v.severity}] ${v.message}`));
       // With --errors Prism also logs each answer it replaced; a violation without the header still counts.
-      const logged = proxies.get(document)!.log().split('\n').filter((line) => /VIOLATIONS|Violation:/.test(line));
+      const logged = proxies
+        .get(document)!
+        .log()
+        .split('\n')
+        .filter((line) => /VIOLATIONS|Violation:/.test(line));
       result.lines.push(
         `${document}: ${covered.size}/${operations.length} operations, ${count(mine.length, 'request')}, ${count(violations.length, 'violation')}` +
           ` (${count(logged.length, 'answer')} replaced by the proxy)`,

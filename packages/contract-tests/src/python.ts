@@ -36,7 +36,9 @@ export async function findPython(): Promise<{ python: string } | { missing: stri
 
 /** Creates or refreshes .venv; answers the schemathesis executable. Throws with pip's own output on failure. */
 export async function ensureEnv(python: string, log: (line: string) => void): Promise<PythonEnv> {
-  const wanted = createHash('sha256').update(await readFile(requirements)).digest('hex');
+  const wanted = createHash('sha256')
+    .update(await readFile(requirements))
+    .digest('hex');
   const schemathesis = join(venvDir, 'bin', 'schemathesis');
   const current = existsSync(stamp) ? (await readFile(stamp, 'utf8')).trim() : undefined;
   if (current === wanted && existsSync(schemathesis)) return { schemathesis };

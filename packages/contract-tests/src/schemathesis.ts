@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listOperations, loadBundle, distDir, type DocumentName } from '@aggregation/openapi/contract';
+import { type DocumentName, distDir, listOperations, loadBundle } from '@aggregation/openapi/contract';
 import { ensureEnv, findPython, packageDir } from './python.ts';
 import { count, newResult, type SuiteResult } from './report.ts';
 import type { Target } from './target.ts';

@@ -2,15 +2,18 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { listOperations, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { describe, test } from 'vitest';
 import { parse } from 'yaml';
-import { listOperations, type OpenApiDocument } from '@aggregation/openapi/contract';
-import { loadFiles, mockInputs, tally, topLevel, type RespectReport } from '../src/arazzo.ts';
+import { loadFiles, mockInputs, type RespectReport, tally, topLevel } from '../src/arazzo.ts';
 
 const files = await loadFiles();
 
 test('there is a workflow file for each journey', () => {
-  assert.deepEqual(files.map((f) => f.name), ['account-data', 'closed-account', 'microdeposit', 'payments']);
+  assert.deepEqual(
+    files.map((f) => f.name),
+    ['account-data', 'closed-account', 'microdeposit', 'payments'],
+  );
 });
 
 for (const file of files) {
@@ -28,7 +31,10 @@ for (const file of files) {
           if (!step.operationId) continue;
           const [, source, operationId] = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.operationId) ?? [];
           const bundle = JSON.parse(readFileSync(sources.get(source!)!, 'utf8')) as OpenApiDocument;
-          assert.ok(listOperations(bundle).some((o) => o.operationId === operationId), `${step.operationId} exists`);
+          assert.ok(
+            listOperations(bundle).some((o) => o.operationId === operationId),
+            `${step.operationId} exists`,
+          );
         }
       }
     });

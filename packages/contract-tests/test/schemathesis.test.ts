@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'vitest';
 import { packageDir } from '../src/python.ts';
-import { defaultSeeds, parseSeeds, summarize, type JsonReport } from '../src/schemathesis.ts';
+import { defaultSeeds, type JsonReport, parseSeeds, summarize } from '../src/schemathesis.ts';
 
 const report = (failures: JsonReport['failures'], errored = 0): JsonReport => ({
   exit_code: failures.length ? 1 : 0,

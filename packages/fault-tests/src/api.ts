@@ -2,7 +2,7 @@
 // enrollment, the error shape every refusal must have, a snapshot of everything a token can read,
 // and the canary that proves the server still serves.
 import assert from 'node:assert/strict';
-import { basic, caller, contract, type Caller, type Reply } from '../../server/test/helpers/harness.ts';
+import { basic, type Caller, caller, contract, type Reply } from '../../server/test/helpers/harness.ts';
 import { tally } from './tally.ts';
 
 export { basic, type Caller, type Reply };

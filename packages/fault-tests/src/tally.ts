@@ -19,7 +19,9 @@ process.once('exit', () => {
   const t = tally;
   const lines = [
     `${t.requests} requests`,
-    t.kills ? `${t.kills} kills -9: payments acknowledged ${t.acknowledgedPayments}, stored ${t.storedPayments}; events acknowledged ${t.acknowledgedEvents}, delivered ${t.deliveredEvents} (${t.eventsSentAgain} sent again after a kill)` : '',
+    t.kills
+      ? `${t.kills} kills -9: payments acknowledged ${t.acknowledgedPayments}, stored ${t.storedPayments}; events acknowledged ${t.acknowledgedEvents}, delivered ${t.deliveredEvents} (${t.eventsSentAgain} sent again after a kill)`
+      : '',
     t.outageRequests ? `database outage: ${t.outageRequests} requests, ${t.outageRefusals} answered 5xx in the error shape` : '',
     t.cases ? `${t.cases} hostile cases` : '',
     t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',

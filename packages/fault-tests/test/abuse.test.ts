@@ -2,10 +2,10 @@
 // cannot be dodged by varying what authentication ignores, and one enrollment of a huge history
 // does not stall everybody else.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
-import { assertRefused, callerOf, enroll, type Caller, type Enrolled } from '../src/api.ts';
-import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
+import { assertRefused, type Caller, callerOf, type Enrolled, enroll } from '../src/api.ts';
+import { type ServerProcess, startServerProcess } from '../src/server-process.ts';
 
 const RATE = 5;
 /** Three times the burst (twice the rate): a limit that holds refuses some of them. */
@@ -21,12 +21,12 @@ for (const kind of kinds) {
     let call: Caller;
     let enrolled: Enrolled;
 
-    before(async () => {
+    beforeAll(async () => {
       server = await startServerProcess(await kind.location(), { RATE_LIMIT: String(RATE) });
       call = callerOf(server.url);
       enrolled = await enroll(call);
     });
-    after(() => server?.kill());
+    afterAll(() => server?.kill());
 
     /** Waits until every bucket is full again (a burst of twice the rate refills in two seconds). */
     const refill = () => new Promise((resolve) => setTimeout(resolve, 2_100));
@@ -70,7 +70,9 @@ for (const kind of kinds) {
     test(`enrolling history.1000000 leaves other requests answered within ${STALL_BOUND_MS} ms`, async () => {
       let refusal: number | undefined;
       const huge = call('POST', '/sandbox/enrollments', { json: { username: 'history.1000000', password: 'password' } }).then(
-        (answer) => void (answer.status >= 400 && (refusal = answer.status)),
+        (answer) => {
+          if (answer.status >= 400) refusal = answer.status;
+        },
         () => undefined,
       );
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -3,12 +3,12 @@
 // with its Idempotency-Key never makes a second payment, the balances are debited by exactly what
 // was stored, and every acknowledged event reaches a loopback receiver.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { eventually, receiver, type Receiver } from '../../server/test/helpers/harness.ts';
-import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
 import type { StorageOptions } from '@aggregation/server';
-import { callerOf, enroll, payee, type Caller, type Enrolled } from '../src/api.ts';
-import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
+import { afterAll, beforeAll, test } from 'vitest';
+import { eventually, type Receiver, receiver } from '../../server/test/helpers/harness.ts';
+import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
+import { type Caller, callerOf, type Enrolled, enroll, payee } from '../src/api.ts';
+import { type ServerProcess, startServerProcess } from '../src/server-process.ts';
 import { tally } from '../src/tally.ts';
 
 const KILLS = 3;
@@ -46,7 +46,7 @@ for (const kind of kinds) {
         headers: { 'idempotency-key': key },
       });
 
-    before(async () => {
+    beforeAll(async () => {
       location = await kind.location(true);
       await start();
       enrolled = await enroll(call);
@@ -58,7 +58,7 @@ for (const kind of kinds) {
       ledgerBefore = cents(balances.body.ledger);
       availableBefore = cents(balances.body.available);
     });
-    after(async () => {
+    afterAll(async () => {
       await server?.stop();
       await hook?.close();
     });

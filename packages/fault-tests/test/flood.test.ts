@@ -3,10 +3,10 @@
 // being answered within a bound. Bounded in connections and seconds; loopback only.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
-import { callerOf, enroll, type Caller, type Enrolled } from '../src/api.ts';
-import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
+import { type Caller, callerOf, type Enrolled, enroll } from '../src/api.ts';
+import { type ServerProcess, startServerProcess } from '../src/server-process.ts';
 import { tally } from '../src/tally.ts';
 
 const IDLE = 200;
@@ -23,12 +23,12 @@ for (const kind of kinds) {
     let enrolled: Enrolled;
     const sockets: Socket[] = [];
 
-    before(async () => {
+    beforeAll(async () => {
       server = await startServerProcess(await kind.location());
       call = callerOf(server.url);
       enrolled = await enroll(call);
     });
-    after(async () => {
+    afterAll(async () => {
       for (const socket of sockets) socket.destroy();
       await server?.stop();
     });

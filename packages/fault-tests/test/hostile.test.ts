@@ -3,11 +3,11 @@
 // before and after), and leave the server serving (a read and a write with a body afterwards).
 // Requests fetch would normalise or refuse go over a bare socket.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
-import { assertRefused, assertServes, basic, callerOf, enroll, payee, snapshot, type Caller, type Enrolled } from '../src/api.ts';
+import { assertRefused, assertServes, basic, type Caller, callerOf, type Enrolled, enroll, payee, snapshot } from '../src/api.ts';
 import { rawRequest, sendRaw } from '../src/raw.ts';
-import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
+import { type ServerProcess, startServerProcess } from '../src/server-process.ts';
 import { tally } from '../src/tally.ts';
 
 interface Context {
@@ -82,7 +82,8 @@ const cases: Case[] = [
   { name: 'a lone surrogate in a memo', send: (c) => rawPayment(c, `{"amount":"1.00","memo":"x\\ud800y","payee":${json(payee)}}`) },
   {
     name: 'invalid UTF-8 in a JSON body',
-    send: (c) => rawPayment(c, Buffer.concat([Buffer.from(`{"amount":"1.00","memo":"x`), Buffer.from([0xff, 0xfe]), Buffer.from(`y","payee":${json(payee)}}`)])),
+    send: (c) =>
+      rawPayment(c, Buffer.concat([Buffer.from(`{"amount":"1.00","memo":"x`), Buffer.from([0xff, 0xfe]), Buffer.from(`y","payee":${json(payee)}}`)])),
   },
   // Defect 6: unbounded strings.
   { name: 'a 1 MB memo', send: (c) => pay(c, { ...payment, memo: huge(1_000_000) }) },
@@ -92,14 +93,35 @@ const cases: Case[] = [
   { name: 'a garbage request line', send: (c) => sendRaw(c.port, 'GARBAGE\r\n\r\n') },
   {
     name: 'two Content-Length headers',
-    send: (c) => rawPayment(c, json(payment), [['Content-Type', 'application/json'], ['Content-Length', '10'], ['Content-Length', String(json(payment).length)]]),
+    send: (c) =>
+      rawPayment(c, json(payment), [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', '10'],
+        ['Content-Length', String(json(payment).length)],
+      ]),
   },
-  { name: 'oversized headers (20 x 8 KB)', send: (c) => raw(c.port, 'GET', '/accounts', Array.from({ length: 20 }, (_, i): [string, string] => [`X-Pad-${i}`, huge(8_000)])) },
+  {
+    name: 'oversized headers (20 x 8 KB)',
+    send: (c) =>
+      raw(
+        c.port,
+        'GET',
+        '/accounts',
+        Array.from({ length: 20 }, (_, i): [string, string] => [`X-Pad-${i}`, huge(8_000)]),
+      ),
+  },
   { name: 'a NUL byte in a header value', send: (c) => raw(c.port, 'GET', '/accounts', [auth(c.victim), ['X-Note', 'a\u0000b']]) },
-  { name: 'a bare LF inside a header value (header injection)', send: (c) => raw(c.port, 'GET', '/accounts', [auth(c.victim), ['X-Note', 'a\nSet-Cookie: x=1']]) },
+  {
+    name: 'a bare LF inside a header value (header injection)',
+    send: (c) => raw(c.port, 'GET', '/accounts', [auth(c.victim), ['X-Note', 'a\nSet-Cookie: x=1']]),
+  },
   {
     name: 'a malformed chunked body',
-    send: (c) => rawPayment(c, 'zz\r\nnot a chunk\r\n0\r\n\r\n', [['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']]),
+    send: (c) =>
+      rawPayment(c, 'zz\r\nnot a chunk\r\n0\r\n\r\n', [
+        ['Content-Type', 'application/json'],
+        ['Transfer-Encoding', 'chunked'],
+      ]),
   },
   { name: 'a NUL byte in the raw path', send: (c) => raw(c.port, 'GET', '/accounts/acc\u0000x', [auth(c.victim)]) },
 
@@ -110,22 +132,58 @@ const cases: Case[] = [
   { name: 'a JSON body that is null', send: (c) => rawPayment(c, 'null') },
   { name: 'an empty body with a JSON content type', send: (c) => rawPayment(c, '') },
   { name: 'a body nested 100,000 deep', send: (c) => rawPayment(c, deep(100_000)) },
-  { name: 'an object nested 10,000 deep in a field', send: (c) => rawPayment(c, `{"amount":"1.00","memo":"x","payee":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`) },
+  {
+    name: 'an object nested 10,000 deep in a field',
+    send: (c) => rawPayment(c, `{"amount":"1.00","memo":"x","payee":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`),
+  },
   { name: 'a body past the size limit (2 MB)', send: (c) => rawPayment(c, `{"memo":"${huge(2 << 20)}"}`) },
-  { name: 'a Content-Length past the size limit, no body', send: (c) => rawPayment(c, '', [['Content-Type', 'application/json'], ['Content-Length', String(50 << 20)]]) },
+  {
+    name: 'a Content-Length past the size limit, no body',
+    send: (c) =>
+      rawPayment(c, '', [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(50 << 20)],
+      ]),
+  },
   { name: 'a 100,000-element array in a field', send: (c) => pay(c, { ...payment, memo: Array.from({ length: 100_000 }, () => 1) }) },
-  { name: 'a JSON body sent as text/plain', send: (c) => rawPayment(c, json(payment), [['Content-Type', 'text/plain'], ['Content-Length', String(json(payment).length)]]) },
-  { name: 'a JSON body as multipart/form-data', send: (c) => rawPayment(c, json(payment), [['Content-Type', 'multipart/form-data; boundary=x'], ['Content-Length', String(json(payment).length)]]) },
+  {
+    name: 'a JSON body sent as text/plain',
+    send: (c) =>
+      rawPayment(c, json(payment), [
+        ['Content-Type', 'text/plain'],
+        ['Content-Length', String(json(payment).length)],
+      ]),
+  },
+  {
+    name: 'a JSON body as multipart/form-data',
+    send: (c) =>
+      rawPayment(c, json(payment), [
+        ['Content-Type', 'multipart/form-data; boundary=x'],
+        ['Content-Length', String(json(payment).length)],
+      ]),
+  },
   {
     name: 'a JSON body declared UTF-16',
-    send: (c) => rawPayment(c, Buffer.from(json(payment), 'utf16le'), [['Content-Type', 'application/json; charset=utf-16'], ['Content-Length', String(Buffer.byteLength(json(payment), 'utf16le'))]]),
+    send: (c) =>
+      rawPayment(c, Buffer.from(json(payment), 'utf16le'), [
+        ['Content-Type', 'application/json; charset=utf-16'],
+        ['Content-Length', String(Buffer.byteLength(json(payment), 'utf16le'))],
+      ]),
   },
   {
     name: 'a gzip Content-Encoding over a plain body',
-    send: (c) => rawPayment(c, json(payment), [['Content-Type', 'application/json'], ['Content-Encoding', 'gzip'], ['Content-Length', String(json(payment).length)]]),
+    send: (c) =>
+      rawPayment(c, json(payment), [
+        ['Content-Type', 'application/json'],
+        ['Content-Encoding', 'gzip'],
+        ['Content-Length', String(json(payment).length)],
+      ]),
   },
   { name: 'a form body nested 1,000 deep', send: (c) => payForm(c, `${paymentForm}&payee${'[a]'.repeat(1_000)}=1`) },
-  { name: 'a form payee body with 10,000 fields', send: (c) => c.call('POST', `/accounts/${c.victim.checking}/payees`, { token: c.victim.token, form: `${payeeForm}${'&f=1'.repeat(10_000)}` }) },
+  {
+    name: 'a form payee body with 10,000 fields',
+    send: (c) => c.call('POST', `/accounts/${c.victim.checking}/payees`, { token: c.victim.token, form: `${payeeForm}${'&f=1'.repeat(10_000)}` }),
+  },
   { name: 'a form body with broken percent-escapes', send: (c) => payForm(c, 'amount=%zz&memo=%&payee[scheme]=%E0%A4%A') },
 
   // Fields at their limits and past them.
@@ -142,12 +200,24 @@ const cases: Case[] = [
   { name: 'count=0', send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?count=0`, { token: c.victim.token }) },
   { name: 'count=10001', send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?count=10001`, { token: c.victim.token }) },
   { name: 'count=1e400', send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?count=1e400`, { token: c.victim.token }) },
-  { name: 'start_date=2026-02-30', send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?start_date=2026-02-30`, { token: c.victim.token }) },
-  { name: 'a start_date of 10,000 characters', send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?start_date=${huge(10_000)}`, { token: c.victim.token }) },
+  {
+    name: 'start_date=2026-02-30',
+    send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?start_date=2026-02-30`, { token: c.victim.token }),
+  },
+  {
+    name: 'a start_date of 10,000 characters',
+    send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?start_date=${huge(10_000)}`, { token: c.victim.token }),
+  },
   { name: 'a clock advance of 366 days', send: (c) => c.call('POST', '/sandbox/clock/advance', { token: c.victim.token, json: { days: 366 } }) },
   { name: 'a clock advance of -1 seconds', send: (c) => c.call('POST', '/sandbox/clock/advance', { token: c.victim.token, json: { seconds: -1 } }) },
-  { name: 'a clock advance of 1e300 seconds', send: (c) => c.call('POST', '/sandbox/clock/advance', { token: c.victim.token, json: { seconds: 1e300 } }) },
-  { name: 'a webhook URL that is not http', send: (c) => c.call('PUT', '/sandbox/webhook', { token: c.victim.token, json: { url: 'file:///etc/passwd' } }) },
+  {
+    name: 'a clock advance of 1e300 seconds',
+    send: (c) => c.call('POST', '/sandbox/clock/advance', { token: c.victim.token, json: { seconds: 1e300 } }),
+  },
+  {
+    name: 'a webhook URL that is not http',
+    send: (c) => c.call('PUT', '/sandbox/webhook', { token: c.victim.token, json: { url: 'file:///etc/passwd' } }),
+  },
   { name: 'a 101-character password', send: (c) => c.call('POST', '/sandbox/enrollments', { json: { username: 'username', password: huge(101) } }) },
   { name: 'a wrong password', send: (c) => c.call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'nope' } }) },
 
@@ -155,42 +225,88 @@ const cases: Case[] = [
   { name: 'a 7 KB Authorization header', send: (c) => c.call('GET', '/accounts', { headers: { authorization: `Basic ${huge(7_000)}` } }) },
   { name: 'Basic credentials that are not base64', send: (c) => c.call('GET', '/accounts', { headers: { authorization: 'Basic !!!' } }) },
   { name: 'an unknown token', send: (c) => c.call('GET', '/accounts', { headers: { authorization: basic(`${c.victim.token}x`) } }) },
-  { name: 'an unknown Service-Version', send: (c) => c.call('GET', '/accounts', { token: c.victim.token, headers: { 'service-version': '2030-01-01' } }) },
-  { name: 'a Service-Version of 5 KB', send: (c) => c.call('GET', '/accounts', { token: c.victim.token, headers: { 'service-version': huge(5_000) } }) },
-  { name: 'a Service-Version holding markup', send: (c) => c.call('GET', '/accounts', { token: c.victim.token, headers: { 'service-version': '<script>alert(1)</script>' } }) },
+  {
+    name: 'an unknown Service-Version',
+    send: (c) => c.call('GET', '/accounts', { token: c.victim.token, headers: { 'service-version': '2030-01-01' } }),
+  },
+  {
+    name: 'a Service-Version of 5 KB',
+    send: (c) => c.call('GET', '/accounts', { token: c.victim.token, headers: { 'service-version': huge(5_000) } }),
+  },
+  {
+    name: 'a Service-Version holding markup',
+    send: (c) => c.call('GET', '/accounts', { token: c.victim.token, headers: { 'service-version': '<script>alert(1)</script>' } }),
+  },
 
   // Methods and method overrides.
   {
     name: 'X-HTTP-Method-Override: DELETE on a POST to an account',
     send: (c) => c.call('POST', `/accounts/${c.victim.checking}`, { token: c.victim.token, headers: { 'x-http-method-override': 'DELETE' }, json: {} }),
   },
-  { name: '_method=DELETE in the query of a POST', send: (c) => c.call('POST', `/accounts/${c.victim.checking}?_method=DELETE`, { token: c.victim.token, json: {} }) },
-  { name: 'X-HTTP-Method: DELETE on a PATCH of /accounts', send: (c) => c.call('PATCH', '/accounts', { token: c.victim.token, headers: { 'x-http-method': 'DELETE' } }) },
+  {
+    name: '_method=DELETE in the query of a POST',
+    send: (c) => c.call('POST', `/accounts/${c.victim.checking}?_method=DELETE`, { token: c.victim.token, json: {} }),
+  },
+  {
+    name: 'X-HTTP-Method: DELETE on a PATCH of /accounts',
+    send: (c) => c.call('PATCH', '/accounts', { token: c.victim.token, headers: { 'x-http-method': 'DELETE' } }),
+  },
   { name: 'TRACE', send: (c) => raw(c.port, 'TRACE', '/accounts', [auth(c.victim)]) },
   { name: 'PROPFIND', send: (c) => raw(c.port, 'PROPFIND', '/accounts', [auth(c.victim)]) },
   { name: 'PUT on a payment list', send: (c) => c.call('PUT', `/accounts/${c.victim.checking}/payments`, { token: c.victim.token, json: payment }) },
 
   // Paths: tricks that try to reach the victim's data with another token.
-  { name: '.. from the intruder\'s account to the victim\'s', send: (c) => raw(c.port, 'GET', `/accounts/${c.intruder.checking}/../${c.victim.checking}/balances`, [auth(c.intruder)]) },
-  { name: '%2e%2e from the intruder\'s account to the victim\'s', send: (c) => raw(c.port, 'GET', `/accounts/${c.intruder.checking}/%2e%2e/${c.victim.checking}/balances`, [auth(c.intruder)]) },
   {
-    name: '..%2f in a payment path towards the victim\'s account',
-    send: (c) => raw(c.port, 'POST', `/accounts/${c.intruder.checking}/..%2f${c.victim.checking}/payments`, [auth(c.intruder), ...jsonHeaders(json(payment))], json(payment)),
+    name: ".. from the intruder's account to the victim's",
+    send: (c) => raw(c.port, 'GET', `/accounts/${c.intruder.checking}/../${c.victim.checking}/balances`, [auth(c.intruder)]),
+  },
+  {
+    name: "%2e%2e from the intruder's account to the victim's",
+    send: (c) => raw(c.port, 'GET', `/accounts/${c.intruder.checking}/%2e%2e/${c.victim.checking}/balances`, [auth(c.intruder)]),
+  },
+  {
+    name: "..%2f in a payment path towards the victim's account",
+    send: (c) =>
+      raw(
+        c.port,
+        'POST',
+        `/accounts/${c.intruder.checking}/..%2f${c.victim.checking}/payments`,
+        [auth(c.intruder), ...jsonHeaders(json(payment))],
+        json(payment),
+      ),
   },
   { name: 'an encoded slash in an account id', send: (c) => raw(c.port, 'GET', `/accounts/${c.victim.checking}%2Fbalances`, [auth(c.intruder)]) },
   { name: 'double slashes', send: (c) => raw(c.port, 'GET', `//accounts//${c.victim.checking}//balances`, [auth(c.intruder)]) },
   { name: 'a backslash path', send: (c) => raw(c.port, 'GET', `/accounts\\${c.victim.checking}\\balances`, [auth(c.intruder)]) },
-  { name: 'the victim\'s account with the intruder\'s token', send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions`, { token: c.intruder.token }) },
-  { name: 'a payment from the victim\'s account with the intruder\'s token', send: (c) => c.call('POST', `/accounts/${c.victim.checking}/payments`, { token: c.intruder.token, json: payment }) },
-  { name: 'closing the victim\'s account with the intruder\'s token', send: (c) => c.call('POST', `/sandbox/accounts/${c.victim.checking}/close`, { token: c.intruder.token, json: {} }) },
-  { name: 'an absolute-form request target to another host', send: (c) => raw(c.port, 'GET', `http://169.254.169.254/accounts/${c.victim.checking}`, [auth(c.intruder)]) },
+  {
+    name: "the victim's account with the intruder's token",
+    send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions`, { token: c.intruder.token }),
+  },
+  {
+    name: "a payment from the victim's account with the intruder's token",
+    send: (c) => c.call('POST', `/accounts/${c.victim.checking}/payments`, { token: c.intruder.token, json: payment }),
+  },
+  {
+    name: "closing the victim's account with the intruder's token",
+    send: (c) => c.call('POST', `/sandbox/accounts/${c.victim.checking}/close`, { token: c.intruder.token, json: {} }),
+  },
+  {
+    name: 'an absolute-form request target to another host',
+    send: (c) => raw(c.port, 'GET', `http://169.254.169.254/accounts/${c.victim.checking}`, [auth(c.intruder)]),
+  },
   { name: 'a path of 16 KB', send: (c) => c.call('GET', `/accounts/${huge(16_000)}`, { token: c.victim.token }) },
-  { name: 'a query of 200 repeated parameters', send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?${'count=0&'.repeat(200)}`, { token: c.victim.token }) },
+  {
+    name: 'a query of 200 repeated parameters',
+    send: (c) => c.call('GET', `/accounts/${c.victim.checking}/transactions?${'count=0&'.repeat(200)}`, { token: c.victim.token }),
+  },
   { name: 'a path with an invalid percent-escape', send: (c) => raw(c.port, 'GET', `/accounts/%zz/balances`, [auth(c.victim)]) },
   { name: 'a path with an encoded invalid UTF-8 byte', send: (c) => raw(c.port, 'GET', `/accounts/acc_%ff/balances`, [auth(c.victim)]) },
 
   // Defect 1 last: today it breaks the server for every later request.
-  { name: 'a form enrollment body __proto__[polluted]=yes', send: (c) => c.call('POST', '/sandbox/enrollments', { form: 'username=username&password=password&__proto__[polluted]=yes' }) },
+  {
+    name: 'a form enrollment body __proto__[polluted]=yes',
+    send: (c) => c.call('POST', '/sandbox/enrollments', { form: 'username=username&password=password&__proto__[polluted]=yes' }),
+  },
   { name: 'a form payment body constructor[prototype][polluted]=yes', send: (c) => payForm(c, `${paymentForm}&constructor[prototype][polluted]=yes`) },
 ];
 
@@ -204,7 +320,7 @@ for (const kind of kinds) {
     // today and changes data does not make every later case fail).
     let current: unknown;
 
-    before(async () => {
+    beforeAll(async () => {
       server = await startServerProcess(await kind.location());
       const call = callerOf(server.url);
       const victim = await enroll(call);
@@ -212,14 +328,17 @@ for (const kind of kinds) {
       context = { call, port: server.port, victim, intruder };
       current = await snapshot(call, victim);
     });
-    after(() => server?.stop());
+    afterAll(() => server?.stop());
 
     test('fields at their limits are accepted (the refusals above are past them)', async () => {
       const { call, intruder } = context;
       const transactions = (count: number) => call('GET', `/accounts/${intruder.checking}/transactions?count=${count}`, { token: intruder.token });
       assert.equal((await transactions(1)).body.length, 1);
       assert.equal((await transactions(10_000)).status, 200);
-      const smallest = await call('POST', `/accounts/${intruder.checking}/payments`, { token: intruder.token, json: { ...payment, amount: '0.01', memo: 'x' } });
+      const smallest = await call('POST', `/accounts/${intruder.checking}/payments`, {
+        token: intruder.token,
+        json: { ...payment, amount: '0.01', memo: 'x' },
+      });
       assert.equal(smallest.status, 202, smallest.text);
       const hour = await call('POST', '/sandbox/clock/advance', { token: intruder.token, json: { seconds: 3600 } });
       assert.equal(hour.status, 200, hour.text);

@@ -3,11 +3,11 @@
 // crash), the server recovers by itself once the database is back, and no acknowledged payment is
 // lost. Needs a PostgreSQL server this suite may stop: its own throwaway cluster.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import { testPostgres } from '../../server/test/helpers/postgres.ts';
 import { describeUnless } from '../../server/test/helpers/stores.ts';
-import { callerOf, enroll, errorShapeProblems, payee, type Caller, type Enrolled, type Reply } from '../src/api.ts';
-import { startServerProcess, type ServerProcess } from '../src/server-process.ts';
+import { type Caller, callerOf, type Enrolled, enroll, errorShapeProblems, payee, type Reply } from '../src/api.ts';
+import { type ServerProcess, startServerProcess } from '../src/server-process.ts';
 import { tally } from '../src/tally.ts';
 
 const OUTAGE_MS = 3_000;
@@ -15,7 +15,7 @@ const WORKERS = 4;
 const RECOVERY_MS = 15_000;
 
 const postgres = await testPostgres();
-after(() => postgres.stop());
+afterAll(() => postgres.stop());
 const skip = postgres.skip || (postgres.outage ? false : 'the PostgreSQL server is not ours to stop (TEST_DATABASE_URL or DATABASE_URL is set)');
 
 describeUnless(skip, 'a PostgreSQL outage under load', { timeout: 120_000 }, () => {
@@ -26,12 +26,12 @@ describeUnless(skip, 'a PostgreSQL outage under load', { timeout: 120_000 }, () 
   const attempted = new Set<string>();
   const duringOutage: Reply[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     server = await startServerProcess({ url: await postgres.database() });
     call = callerOf(server.url);
     enrolled = await enroll(call);
   });
-  after(() => server?.stop());
+  afterAll(() => server?.stop());
 
   const pay = (key: string) =>
     call('POST', `/accounts/${enrolled.checking}/payments`, {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run mock -- [--version 2020-10-12|2019-07-01|sandbox] [--port 4010] [--dynamic]`
 import { parseArgs } from 'node:util';
-import { documentNames, type DocumentName } from '@aggregation/openapi/contract';
+import { type DocumentName, documentNames } from '@aggregation/openapi/contract';
 import { defaultMockPort, startMock } from './index.ts';
 
 const { values } = parseArgs({

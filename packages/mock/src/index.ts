@@ -1,6 +1,6 @@
 // Programmatic entry point: start the Prism mock (or validation proxy) of one bundled document.
 import type { DocumentName } from '@aggregation/openapi/contract';
-import { bundlePath, freePort, runPrism, type Running } from './prism.ts';
+import { bundlePath, freePort, type Running, runPrism } from './prism.ts';
 
 export type { Running } from './prism.ts';
 export { freePort } from './prism.ts';

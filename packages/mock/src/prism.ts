@@ -1,9 +1,9 @@
 // Starts Prism as a child process on a bundled description and resolves once it listens.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { once } from 'node:events';
 import type { DocumentName } from '@aggregation/openapi/contract';
 import { distDir } from '@aggregation/openapi/contract';
 

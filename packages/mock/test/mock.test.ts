@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deref, type JsonObject, listOperations, loadBundle, type OpenApiDocument, operationParameters, versions } from '@aggregation/openapi/contract';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { deref, listOperations, operationParameters, loadBundle, versions, type JsonObject, type OpenApiDocument } from '@aggregation/openapi/contract';
-import { startMock, type Running } from '../src/index.ts';
+import { type Running, startMock } from '../src/index.ts';
 
 const auth = { authorization: `Basic ${btoa('test_token_mock:')}` };
 
@@ -60,7 +60,10 @@ for (const version of versions) {
         if (response.status === 204) return;
         const body = await response.json();
         const candidates = examplesOf(doc, documented[String(response.status)]).map((e) => e.value);
-        assert.ok(candidates.some((candidate) => JSON.stringify(candidate) === JSON.stringify(body)), 'the body is one of the examples');
+        assert.ok(
+          candidates.some((candidate) => JSON.stringify(candidate) === JSON.stringify(body)),
+          'the body is one of the examples',
+        );
       });
 
       test(`${operationId}: every documented error example is reachable with Prefer`, async () => {
@@ -171,7 +174,9 @@ describe('where Prism falls short of the description', () => {
 describe('a description file of your own', () => {
   test('startMock({ document }) mocks that file: its examples are the answers', async () => {
     const doc = structuredClone(loadBundle('2020-10-12')) as OpenApiDocument & { paths: Record<string, Record<string, JsonObject>> };
-    const media = ((doc.paths['/institutions']!.get!.responses as Record<string, JsonObject>)['200']!.content as Record<string, JsonObject>)['application/json']!;
+    const media = ((doc.paths['/institutions']!.get!.responses as Record<string, JsonObject>)['200']!.content as Record<string, JsonObject>)[
+      'application/json'
+    ]!;
     const ours = [{ id: 'own_bank', name: 'Own Bank', products: ['balance'] }];
     media.examples = { Own: { value: ours } };
     const dir = mkdtempSync(join(tmpdir(), 'mock-document-'));

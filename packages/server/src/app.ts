@@ -1,25 +1,26 @@
 // Builds the application: storage, domain dependencies, the webhook delivery worker and the
 // Hono app with its middleware and routes. The result is the Hono app itself (its `fetch`
 // serves requests in-process) plus handles to close it.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { docsApp } from '@aggregation/docs';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RequestValidator } from './contract/requests.ts';
+import { applicationById, versionOf } from './domain/applications.ts';
 import { DAY_MS, type Now } from './domain/clock.ts';
 import type { Deps } from './domain/context.ts';
 import { ApiError } from './domain/errors.ts';
 import type { EventType } from './domain/events.ts';
-import { applicationById, versionOf } from './domain/applications.ts';
 import { NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
 import { signingSecrets } from './domain/webhooks.ts';
-import type { LookupFunction } from 'node:net';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppEnv, Runtime } from './http/env.ts';
 import { errorResponse, notFoundResponse } from './http/middleware/errors.ts';
-import { addressCaller, limitRate, rateLimitByAddress, TokenBuckets, type RateLimit } from './http/middleware/rate-limit.ts';
+import { addressCaller, limitRate, type RateLimit, rateLimitByAddress, TokenBuckets } from './http/middleware/rate-limit.ts';
 import { MAX_BODY_BYTES, type Validators } from './http/middleware/validate.ts';
 import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts';
-import { ReadCache, readCacheKey, replay, type ReadCacheOptions } from './http/read-cache.ts';
+import { ReadCache, type ReadCacheOptions, readCacheKey, replay } from './http/read-cache.ts';
 import { newRequestId, REQUEST_ID_HEADER } from './http/request-id.ts';
 import { RequestLog, requestLogScope } from './http/request-log.ts';
 import { router } from './http/router.ts';
@@ -270,8 +271,7 @@ export function createApp(options: AppOptions = {}): App {
   // full Request (with an abort signal) per request, a large share of a GET's cost and of its garbage.
   app.use((c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
 
-  const readCache =
-    options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
+  const readCache = options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const r = router(app, runtime, validators, readCache);
   entrypointRoutes(r, runtime);
   institutionRoutes(r, runtime);

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { createApp, type App, type AppOptions } from './app.ts';
+import { type App, type AppOptions, createApp } from './app.ts';
 import { answerClientError, unbuildableRequest } from './http/client-error.ts';
 
 export interface TlsOptions {

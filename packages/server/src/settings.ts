@@ -1,8 +1,9 @@
 // The sandbox's settings for a shared host, read from the environment. One switch,
 // SANDBOX_HOSTED=on, gives the defaults of a hosted sandbox; each setting can still be given
 // on its own.
-import { HOSTED_LIMITS, NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
+
 import type { AppOptions } from './app.ts';
+import { HOSTED_LIMITS, NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,7 +1,7 @@
 // Accounts, details, balances, institutions, authentication and versions, in both versions.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { testApp, type TestApp } from './helpers/harness.ts';
+import { type TestApp, testApp } from './helpers/harness.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
 
@@ -41,7 +41,10 @@ describe('accounts', () => {
     assert.equal(card.links.payments, undefined);
     assert.equal(accounts[1].links.payments, undefined);
     for (const account of accounts) assert.ok(account.links.self && account.links.balances && account.links.transactions);
-    assert.deepEqual(accounts.map((account) => 'details' in account.links), [true, true, false]);
+    assert.deepEqual(
+      accounts.map((account) => 'details' in account.links),
+      [true, true, false],
+    );
   });
 
   for (const version of VERSIONS) {
@@ -60,7 +63,10 @@ describe('accounts', () => {
         assert.equal(one.body.currency_code, 'USD');
         assert.equal(one.body.country_code, 'US');
         assert.match(one.body.account_number, /^\d+$/);
-        assert.deepEqual(one.body.routing_numbers.map((r: any) => r.type), ['ach', 'wire']);
+        assert.deepEqual(
+          one.body.routing_numbers.map((r: any) => r.type),
+          ['ach', 'wire'],
+        );
       } else {
         assert.equal(one.body.currency, 'USD');
       }
@@ -75,7 +81,11 @@ describe('accounts', () => {
       const balances = await t.call('GET', `/accounts/${checking.id}/balances`, { token, version });
       assert.equal(balances.status, 200);
       assert.equal(balances.headers.get('service-enrollment-status'), 'healthy');
-      if (version === '2019-07-01') assert.deepEqual(balances.body.map((b: any) => b.type), ['ledger', 'available']);
+      if (version === '2019-07-01')
+        assert.deepEqual(
+          balances.body.map((b: any) => b.type),
+          ['ledger', 'available'],
+        );
       else assert.match(balances.body.ledger, /^-?\d+\.\d{2}$/);
     });
 
@@ -161,7 +171,7 @@ describe('authentication', () => {
     assert.equal(other.status, 401);
   });
 
-  test('a token never reaches another enrollment\'s accounts', async () => {
+  test("a token never reaches another enrollment's accounts", async () => {
     const a = await t.enroll();
     const b = await t.enroll();
     const foreign = b.accounts[0].id;

@@ -3,10 +3,10 @@
 // client address or an application creates; each application has a default version it can upgrade
 // and roll back within 72 hours (on each store).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import { startServer } from '../src/index.ts';
 import { hostedSettingsFromEnv } from '../src/settings.ts';
-import { basic, caller, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
+import { basic, caller, type Receiver, receiver, type TestApp, testApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const kinds = await storeKinds();
@@ -32,7 +32,7 @@ for (const kind of kinds) {
     let a: { id: string; token: string; secrets: string[] };
     let b: { id: string; token: string; secrets: string[] };
 
-    before(async () => {
+    beforeAll(async () => {
       t = testApp({ ...appOptions(await kind.location()), webhooks: { pollMs: 30 } });
       hookA = await receiver(() => a.secrets);
       hookB = await receiver(() => b.secrets);
@@ -41,13 +41,16 @@ for (const kind of kinds) {
       const second = await t.enroll();
       a = { id: first.id, token: first.token, secrets: [] };
       b = { id: 'app_default', token: second.token, secrets: [] };
-      for (const [app, hook] of [[a, hookA], [b, hookB]] as const) {
+      for (const [app, hook] of [
+        [a, hookA],
+        [b, hookB],
+      ] as const) {
         const set = await t.call('PUT', '/sandbox/webhook', { token: app.token, json: { url: hook.url } });
         assert.equal(set.status, 200);
         app.secrets = set.body.secrets.map((secret: { secret: string }) => secret.secret);
       }
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
       await hookA.close();
       await hookB.close();
@@ -75,7 +78,10 @@ for (const kind of kinds) {
       a.secrets = rotated.body.secrets.map((s: { secret: string }) => s.secret);
       assert.equal(a.secrets.length, 2);
       const other = await t.call('GET', '/sandbox/webhook', { token: b.token });
-      assert.deepEqual(other.body.secrets.map((s: { secret: string }) => s.secret), b.secrets);
+      assert.deepEqual(
+        other.body.secrets.map((s: { secret: string }) => s.secret),
+        b.secrets,
+      );
       assert.equal(other.body.url, hookB.url);
     });
 
@@ -85,8 +91,14 @@ for (const kind of kinds) {
       await hookA.waitFor(1, (event) => event.id === fromA.body.id);
       await hookB.waitFor(1, (event) => event.id === fromB.body.id);
       await t.app.worker.idle();
-      assert.deepEqual(hookA.events.map((received) => received.event.id), [fromA.body.id]);
-      assert.deepEqual(hookB.events.map((received) => received.event.id), [fromB.body.id]);
+      assert.deepEqual(
+        hookA.events.map((received) => received.event.id),
+        [fromA.body.id],
+      );
+      assert.deepEqual(
+        hookB.events.map((received) => received.event.id),
+        [fromB.body.id],
+      );
       assert.deepEqual([...hookA.rejected, ...hookB.rejected], []);
       // A's event carries one signature per live secret of A, none of B's.
       assert.equal(hookA.events[0]!.signature.split(',v1=').length - 1, 2);
@@ -105,7 +117,10 @@ for (const kind of kinds) {
       const byA = await t.call('POST', `/sandbox/webhook/deliveries/${delivery.id}/redeliver`, { token: a.token });
       assert.equal(byA.status, 202, byA.text);
       await t.app.worker.idle();
-      assert.ok(hookB.events.every((received) => received.event.id !== byA.body.event_id), "A's event never reaches B's URL");
+      assert.ok(
+        hookB.events.every((received) => received.event.id !== byA.body.event_id),
+        "A's event never reaches B's URL",
+      );
     });
 
     test("clearing one application's URL stops its deliveries only", async () => {
@@ -125,7 +140,7 @@ for (const kind of kinds) {
     let app: { id: string; token: string };
     let secrets: string[] = [];
 
-    before(async () => {
+    beforeAll(async () => {
       t = testApp({ ...appOptions(await kind.location()), webhooks: { pollMs: 30 } });
       app = await application(t, { default_version: '2019-07-01' });
       hook = await receiver(() => secrets, '2019-07-01');
@@ -133,12 +148,12 @@ for (const kind of kinds) {
         (s: { secret: string }) => s.secret,
       );
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
       await hook.close();
     });
 
-    test('requests without Service-Version use the version of the token\'s application; the header still wins', async () => {
+    test("requests without Service-Version use the version of the token's application; the header still wins", async () => {
       const accounts = await t.call('GET', '/accounts', { token: app.token });
       assert.equal(accounts.headers.get('service-version'), '2019-07-01');
       assert.equal(typeof accounts.body[0].institution, 'string', 'the 2019-07-01 shape names the institution');

@@ -1,7 +1,7 @@
 // Compile-time proof that handlers are held to the contract: each line below must fail the
 // type check (`npm run typecheck` fails if one of them stops failing).
 import type { AppContext, Runtime } from '../src/http/env.ts';
-import { apiBody, apiJson, sandboxJson, type ApiBody } from '../src/http/respond.ts';
+import { type ApiBody, apiBody, apiJson, sandboxJson } from '../src/http/respond.ts';
 
 export async function wrongShapes(c: AppContext, runtime: Runtime): Promise<void> {
   // @ts-expect-error an Account needs every required field

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createEnrollment } from '../src/domain/enrollments.ts';
-import { startServer, type RunningServer } from '../src/index.ts';
-import { assertContract, basic, caller, contract, type Caller } from './helpers/harness.ts';
+import { type RunningServer, startServer } from '../src/index.ts';
+import { assertContract, basic, type Caller, caller, contract } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
 
@@ -272,7 +272,22 @@ function certificates(dir: string) {
     ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', subject);
   const signed = (name: string, subject: string, ca: string, ext?: string) => {
     ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', ...(ext ? ['-extfile', ext] : []));
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${ca}.crt`,
+      '-CAkey',
+      `${ca}.key`,
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '2',
+      ...(ext ? ['-extfile', ext] : []),
+    );
   };
   selfSigned('ca', '/CN=Test Client CA');
   selfSigned('rogue-ca', '/CN=Rogue CA');

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { after, before, describe, test } from 'node:test';
-import { testApp, type TestApp } from './helpers/harness.ts';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { type TestApp, testApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 /** Rows of the large history: enough for many batches, little enough for a few seconds on a busy machine. */
@@ -22,11 +22,11 @@ describe('large sandbox histories', () => {
   let dir: string;
   let t: TestApp;
 
-  before(() => {
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'server-history-'));
     t = testApp({ databasePath: join(dir, 'sandbox.sqlite'), maxHistory: 100_000 });
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -65,7 +65,7 @@ describe('large sandbox histories', () => {
     assert.ok(all.body.length >= ROWS && all.body.length <= ROWS + 400, `${all.body.length} transactions`);
   });
 
-  test('n above the server\'s cap answers 422 naming the username; nothing is created', async () => {
+  test("n above the server's cap answers 422 naming the username; nothing is created", async () => {
     const reply = await t.call('POST', '/sandbox/enrollments', { json: { username: 'history.100001', password: 'password' } });
     assert.equal(reply.status, 422, reply.text);
     assert.ok(reply.body.error.params.username, reply.text);
@@ -75,10 +75,10 @@ describe('large sandbox histories', () => {
 for (const kind of await storeKinds()) {
   describeUnless(kind.skip, `a history written in batches (${kind.name})`, { timeout: 60_000 }, () => {
     let t: TestApp;
-    before(async () => {
+    beforeAll(async () => {
       t = testApp(appOptions(await kind.location()));
     });
-    after(() => t.close());
+    afterAll(() => t.close());
 
     test('is whole, its balances run on, and it is the same for the same user', async () => {
       const transactions = async () => {

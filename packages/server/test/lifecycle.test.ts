@@ -2,7 +2,7 @@
 // microdeposit verification, disconnection and closed accounts, with their events.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
+import { type Receiver, receiver, type TestApp, testApp } from './helpers/harness.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
 
@@ -26,8 +26,7 @@ describe('sandbox lifecycle', () => {
 
   const ofEnrollment = (enrollmentId: string, type: string) => (event: any) =>
     event.type === type &&
-    (event.payload.enrollment_id === enrollmentId ||
-      event.payload.transactions?.some((txn: any) => txn.links.account.includes('acc_')) === true);
+    (event.payload.enrollment_id === enrollmentId || event.payload.transactions?.some((txn: any) => txn.links.account.includes('acc_')) === true);
 
   test('the clock: real time plus an offset that only moves forward', async () => {
     const { token } = await t.enroll();
@@ -110,7 +109,10 @@ describe('sandbox lifecycle', () => {
     assert.equal(reply.status, 200);
     assert.ok(reply.body.new_transactions > 0);
     const ids = new Set(accounts.map((a: any) => a.id));
-    const [received] = await hook.waitFor(1, (event) => event.type === 'transactions.processed' && event.payload.transactions.some((txn: any) => ids.has(txn.account_id)));
+    const [received] = await hook.waitFor(
+      1,
+      (event) => event.type === 'transactions.processed' && event.payload.transactions.some((txn: any) => ids.has(txn.account_id)),
+    );
     assert.equal(received!.event.payload.transactions.length, reply.body.new_transactions);
     assert.equal(received!.event.payload.enrollment_id, enrollmentId);
     for (const txn of received!.event.payload.transactions) {
@@ -123,7 +125,10 @@ describe('sandbox lifecycle', () => {
 
   test('microdeposit: Success verifies once its transactions are fetched', async () => {
     const { token, accounts, enrollmentId } = await t.enroll('verify.microdeposit');
-    assert.deepEqual(accounts.map((a: any) => a.name), ['Success', 'Failure']);
+    assert.deepEqual(
+      accounts.map((a: any) => a.name),
+      ['Success', 'Failure'],
+    );
     const success = accounts[0];
     for (const version of VERSIONS) {
       const pending = await t.call('GET', `/accounts/${success.id}/details`, { token, version });
@@ -137,7 +142,10 @@ describe('sandbox lifecycle', () => {
     const details = await t.call('GET', `/accounts/${success.id}/details`, { token });
     assert.equal(details.status, 200);
     assert.match(details.body.account_number, /^\d+$/);
-    const [received] = await hook.waitFor(1, (event) => event.type === 'account.number_verification.processed' && event.payload.account_id === success.id);
+    const [received] = await hook.waitFor(
+      1,
+      (event) => event.type === 'account.number_verification.processed' && event.payload.account_id === success.id,
+    );
     assert.equal(received!.event.payload.status, 'completed');
     assert.equal(received!.event.payload.enrollment_id, enrollmentId);
   });
@@ -156,7 +164,10 @@ describe('sandbox lifecycle', () => {
       assert.equal(expired.body.error.code, 'account_number_verification_expired');
       assert.equal(expired.headers.get('service-enrollment-status'), 'healthy');
     }
-    const [received] = await hook.waitFor(1, (event) => event.type === 'account.number_verification.processed' && event.payload.account_id === failure.id);
+    const [received] = await hook.waitFor(
+      1,
+      (event) => event.type === 'account.number_verification.processed' && event.payload.account_id === failure.id,
+    );
     assert.equal(received!.event.payload.status, 'expired');
     assert.equal(received!.event.payload.enrollment_id, enrollmentId);
   });
@@ -231,7 +242,11 @@ describe('sandbox lifecycle', () => {
         assert.equal(reply.status, 410, `${method} ${path}`);
         assert.equal(reply.body.error.code, 'account.closed');
       }
-      const payee = await t.call('POST', `/accounts/${id}/payees`, { token, version, json: { scheme: 'zelle', address: 'a@example.com', name: 'A', type: 'person' } });
+      const payee = await t.call('POST', `/accounts/${id}/payees`, {
+        token,
+        version,
+        json: { scheme: 'zelle', address: 'a@example.com', name: 'A', type: 'person' },
+      });
       assert.equal(payee.status, 410);
     }
   });
@@ -313,10 +328,10 @@ describe('sandbox control API rules', () => {
 
 describe('failures on purpose', () => {
   let t: TestApp;
-  before(() => {
+  beforeAll(() => {
     t = testApp();
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   for (const version of VERSIONS) {
     test(`${version}: timeout.first_transactions: the first transactions request answers 504 once, the retry is served`, async () => {
@@ -345,7 +360,10 @@ describe('failures on purpose', () => {
       assert.equal((await t.call('GET', '/accounts', { token, version })).status, 200);
       assert.equal((await t.call('GET', `/accounts/${checking}`, { token, version })).status, 200);
     }
-    const payee = await t.call('POST', `/accounts/${checking}/payees`, { token, json: { scheme: 'zelle', address: 'a@example.com', name: 'A', type: 'person' } });
+    const payee = await t.call('POST', `/accounts/${checking}/payees`, {
+      token,
+      json: { scheme: 'zelle', address: 'a@example.com', name: 'A', type: 'person' },
+    });
     assert.equal(payee.status, 502);
     const payment = await t.call('POST', `/accounts/${checking}/payments`, {
       token,
@@ -355,7 +373,7 @@ describe('failures on purpose', () => {
     assert.equal((await t.call('GET', `/accounts/${checking}/payments`, { token })).body.length, 0);
   });
 
-  test('rate_limited.<n>: the token\'s first n requests answer 429 with Retry-After, then requests are served', async () => {
+  test("rate_limited.<n>: the token's first n requests answer 429 with Retry-After, then requests are served", async () => {
     const { token } = await t.enroll('rate_limited.2');
     assert.equal((await t.call('GET', '/sandbox/clock', { token })).status, 200, 'the control API is not limited');
     for (let i = 0; i < 2; i++) {

@@ -4,12 +4,12 @@
 // is delivered once although both processes run a delivery worker.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
+import { describeStorage } from '../src/storage/index.ts';
 import { startListening } from './helpers/child.ts';
-import { caller, eventually, receiver, type Caller, type Receiver } from './helpers/harness.ts';
+import { type Caller, caller, eventually, type Receiver, receiver } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
 import { describeUnless } from './helpers/stores.ts';
-import { describeStorage } from '../src/storage/index.ts';
 
 const postgres = await testPostgres();
 afterAll(() => postgres.stop());

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'node:test';
+import { it } from 'vitest';
 import { unsupportedNodeMessage } from '../src/node-version.ts';
 
 it('names the Node.js it needs and the one it runs on, below 24 only', () => {

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { after, describe, test } from 'node:test';
 import pg from 'pg';
+import { afterAll, describe, test } from 'vitest';
 import { openStore } from '../src/index.ts';
-import { eventually, testApp, type Reply } from './helpers/harness.ts';
+import { eventually, type Reply, testApp } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
 import { describeUnless } from './helpers/stores.ts';
 import { tcpProxy } from './helpers/tcp-proxy.ts';
@@ -22,7 +22,7 @@ function assertUnavailable(reply: Reply, what: string): void {
 }
 
 const postgres = await testPostgres();
-after(() => postgres.stop());
+afterAll(() => postgres.stop());
 
 describeUnless(postgres.skip, 'PostgreSQL unreachable', { timeout: 60_000 }, () => {
   test('requests answer 503 while the database is unreachable, then the server recovers by itself', async () => {
@@ -69,7 +69,11 @@ describeUnless(postgres.skip, 'PostgreSQL unreachable', { timeout: 60_000 }, () 
         );
         for (const reply of await Promise.all(reads)) statuses.add(reply.status);
       }
-      assert.deepEqual([...statuses].filter((status) => status !== 200 && status !== 503), [], `statuses ${[...statuses]}`);
+      assert.deepEqual(
+        [...statuses].filter((status) => status !== 200 && status !== 503),
+        [],
+        `statuses ${[...statuses]}`,
+      );
       await eventually(async () => (await t.call('GET', '/accounts', { token })).status === 200, 10_000);
     } finally {
       await admin.end();

@@ -1,9 +1,9 @@
 // Payment schemes, payees, payments with MFA and idempotency, in both versions.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createEnrollment } from '../src/domain/enrollments.ts';
 import { startServer } from '../src/index.ts';
-import { basic, enrolledSuite, testApp, type TestApp } from './helpers/harness.ts';
+import { basic, enrolledSuite, type TestApp, testApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const VERSIONS = ['2020-10-12', '2019-07-01'] as const;
@@ -277,7 +277,11 @@ describe('payment limits and long lists', () => {
         assert.equal(reply.status, 422, `${path} ${field}: ${reply.text}`);
         assert.ok(reply.body.error.params[field], `${path} ${field}: ${reply.text}`);
       }
-      const longest = await t.call('POST', `/accounts/${checking.id}/payments`, { token, version, json: { amount: '1', memo: 'm'.repeat(250), payee } });
+      const longest = await t.call('POST', `/accounts/${checking.id}/payments`, {
+        token,
+        version,
+        json: { amount: '1', memo: 'm'.repeat(250), payee },
+      });
       assert.equal(longest.status, 202, longest.text);
     });
   }

@@ -1,7 +1,7 @@
 // Links in webhook payloads point where the server answers: PUBLIC_URL when set, otherwise the address startServer
 // listens on, its port included (not a fixed localhost:3000).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { startServer } from '../src/index.ts';
 import { basic, receiver } from './helpers/harness.ts';
 
@@ -38,7 +38,7 @@ test('without PUBLIC_URL, webhook payloads link to the address and port the serv
   for (const link of links) assert.ok(link.startsWith(`${served}/accounts/`), link);
 });
 
-test('PUBLIC_URL, when set, is the base of webhook payloads\' links', async () => {
+test("PUBLIC_URL, when set, is the base of webhook payloads' links", async () => {
   const { links } = await firedTransactionLinks('https://sandbox.example.test');
   for (const link of links) assert.ok(link.startsWith('https://sandbox.example.test/accounts/'), link);
 });

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { DAY_MS } from '../src/domain/clock.ts';
-import { openStore, startServer, type RunningServer } from '../src/index.ts';
-import { caller, type Caller, type Reply } from './helpers/harness.ts';
+import { openStore, type RunningServer, startServer } from '../src/index.ts';
+import { type Caller, caller, type Reply } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
 const SHAPING_HEADERS = ['content-type', 'service-version', 'service-enrollment-status'];
@@ -85,7 +85,10 @@ describe('read cache over HTTP', () => {
     const hits = running.app.readCache!.hits;
     await agree(token, paths);
     assert.equal(running.app.readCache!.hits - hits, paths.length, 'each second read is replayed');
-    assert.ok(logged.some((line) => line.startsWith('GET /accounts 200 ') && line.endsWith('(replayed)')), 'the access log tells replays apart');
+    assert.ok(
+      logged.some((line) => line.startsWith('GET /accounts 200 ') && line.endsWith('(replayed)')),
+      'the access log tells replays apart',
+    );
   });
 
   test('every kind of write shows in the next read', async () => {
@@ -135,7 +138,7 @@ describe('read cache over HTTP', () => {
     same(path, later, await rendered('GET', path, { token }));
   });
 
-  test('a token never sees another enrollment\'s replayed reads; versions are kept apart', async () => {
+  test("a token never sees another enrollment's replayed reads; versions are kept apart", async () => {
     const a = await enroll();
     const b = await enroll();
     await agree(a.token, ['/accounts']);
@@ -165,7 +168,7 @@ describe('read cache over HTTP', () => {
 });
 
 describe('read cache and the rate limit', () => {
-  test('replayed reads count against the caller\'s budget', async () => {
+  test("replayed reads count against the caller's budget", async () => {
     const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 4 }, webhooks: { autostart: false } });
     try {
       const http = caller((request) => fetch(request), running.url);
@@ -198,7 +201,7 @@ describe('read cache off', () => {
 });
 
 describe('read cache and stores that cannot see other writers', () => {
-  test('a store whose change mark misses other processes\' commits (PostgreSQL) gets no read cache', async () => {
+  test("a store whose change mark misses other processes' commits (PostgreSQL) gets no read cache", async () => {
     const store = openStore({ path: ':memory:' });
     // The same store, blind to writes made past it (as to another process's), and saying so as
     // the PostgreSQL store does: a cache trusting its mark would replay stale reads.

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { startServer, type RunningServer } from '../src/index.ts';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { RequestLog, STREAM_QUEUE_LINES } from '../src/http/request-log.ts';
-import { basic, caller, eventually, type Caller } from './helpers/harness.ts';
+import { type RunningServer, startServer } from '../src/index.ts';
+import { basic, type Caller, caller, eventually } from './helpers/harness.ts';
 
 describe('request ids and the request log over HTTP', () => {
   let dir: string;
@@ -16,7 +16,7 @@ describe('request ids and the request log over HTTP', () => {
   let http: Caller;
   const logged: string[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'server-request-log-'));
     running = await startServer({
       port: 0,
@@ -27,7 +27,7 @@ describe('request ids and the request log over HTTP', () => {
     });
     http = caller((request) => fetch(request), running.url);
   });
-  after(async () => {
+  afterAll(async () => {
     await running.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -47,7 +47,10 @@ describe('request ids and the request log over HTTP', () => {
       ids.push(reply.headers.get('request-id'));
     }
     assert.ok(running.app.readCache!.hits - hits >= 2, 'the later reads were replayed');
-    assert.ok(ids.every((id) => /^req_[a-z0-9]+$/.test(id ?? '')), `ids: ${ids.join(', ')}`);
+    assert.ok(
+      ids.every((id) => /^req_[a-z0-9]+$/.test(id ?? '')),
+      `ids: ${ids.join(', ')}`,
+    );
     assert.equal(new Set(ids).size, ids.length, 'each replay has a fresh id');
     const replayedLine = logged.find((line) => line.includes(ids[2]!));
     assert.ok(replayedLine?.endsWith('(replayed)'), `the access log shows the replay's id: ${replayedLine}`);
@@ -82,8 +85,7 @@ describe('request ids and the request log over HTTP', () => {
       try {
         for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
           buffered += decoder.decode(chunk.value, { stream: true });
-          let newline;
-          while ((newline = buffered.indexOf('\n')) >= 0) {
+          for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
             lines.push(JSON.parse(buffered.slice(0, newline)));
             buffered = buffered.slice(newline + 1);
           }
@@ -101,7 +103,7 @@ describe('request ids and the request log over HTTP', () => {
     };
   };
 
-  test('GET /sandbox/logs streams the token\'s requests as they finish, and no other token\'s', async () => {
+  test("GET /sandbox/logs streams the token's requests as they finish, and no other token's", async () => {
     const mine = await enroll();
     const other = await enroll();
     const stream = await tail(mine);

@@ -1,7 +1,7 @@
 // Transactions: order, pagination, ledger consistency, parameters, both versions.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { testApp, type TestApp } from './helpers/harness.ts';
+import { type TestApp, testApp } from './helpers/harness.ts';
 
 const cents = (money: string) => Math.round(Number(money) * 100);
 
@@ -85,7 +85,10 @@ describe('transactions', () => {
       if (page.body.length < 37) break;
       fromId = page.body.at(-1).id;
     }
-    assert.deepEqual(seen, all.map((txn) => txn.id));
+    assert.deepEqual(
+      seen,
+      all.map((txn) => txn.id),
+    );
   });
 
   test('start_date and end_date are inclusive and combine with paging', async () => {
@@ -100,7 +103,10 @@ describe('transactions', () => {
     const rest = await t.call('GET', `/accounts/${accounts[0].id}/transactions?start_date=${start}&end_date=${end}&from_id=${first.body[4].id}`, {
       token,
     });
-    assert.deepEqual([...first.body, ...rest.body].map((txn: any) => txn.id), reply.body.map((txn: any) => txn.id));
+    assert.deepEqual(
+      [...first.body, ...rest.body].map((txn: any) => txn.id),
+      reply.body.map((txn: any) => txn.id),
+    );
   });
 
   test('invalid parameters: 422 with params naming each one', async () => {
@@ -179,7 +185,9 @@ describe('large history', () => {
     const { token, accounts } = await t.enroll('history.20000');
     const id = accounts[0].id;
     const response = await t.app.fetch(
-      new Request(`http://localhost/accounts/${id}/transactions`, { headers: { authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` } }),
+      new Request(`http://localhost/accounts/${id}/transactions`, {
+        headers: { authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` },
+      }),
     );
     assert.equal(response.status, 200);
     // Arrives in several chunks, not one prebuilt body.

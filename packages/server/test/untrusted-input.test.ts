@@ -1,7 +1,7 @@
 // Hostile request input: keys named like Object.prototype members, NUL bytes and lone surrogates.
 // Each answers 4xx in the error shape, changes nothing and leaves the server serving everyone.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { enrolledSuite } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
@@ -82,7 +82,12 @@ for (const kind of await storeKinds()) {
 
     test('a NUL byte in a path id answers 404, in a query id 422', async () => {
       const { t, token, checking } = suite;
-      for (const path of ['/accounts/acc_%00/payments', '/accounts/acc_%00', `/accounts/${checking.id}/payments/pay_%00`, `/accounts/${checking.id}/transactions/txn_%00`]) {
+      for (const path of [
+        '/accounts/acc_%00/payments',
+        '/accounts/acc_%00',
+        `/accounts/${checking.id}/payments/pay_%00`,
+        `/accounts/${checking.id}/transactions/txn_%00`,
+      ]) {
         const reply = await t.call('GET', path, { token });
         assert.equal(reply.status, 404, `${path}: ${reply.text}`);
       }

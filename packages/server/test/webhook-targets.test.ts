@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { refusedAddress, refusedUrl } from '../src/webhooks/targets.ts';
-import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
+import { eventually, type Receiver, receiver, type TestApp, testApp } from './helpers/harness.ts';
 
 const local = { allowPrivate: true };
 const hosted = { allowPrivate: false };
@@ -94,7 +94,10 @@ function stubResolver(names: Record<string, string>, asked: string[]): LookupFun
   }) as unknown as LookupFunction;
 }
 
-for (const [name, policy] of [['local', local], ['hosted', hosted]] as const) {
+for (const [name, policy] of [
+  ['local', local],
+  ['hosted', hosted],
+] as const) {
   describe(`webhook deliveries after resolution (${name} sandbox)`, () => {
     let t: TestApp;
     let hook: Receiver;
@@ -102,7 +105,7 @@ for (const [name, policy] of [['local', local], ['hosted', hosted]] as const) {
     let secrets: string[] = [];
     const asked: string[] = [];
 
-    before(async () => {
+    beforeAll(async () => {
       hook = await receiver(() => secrets);
       t = testApp({
         webhookTargets: policy,
@@ -114,7 +117,7 @@ for (const [name, policy] of [['local', local], ['hosted', hosted]] as const) {
       });
       ({ token } = await t.enroll());
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
       await hook.close();
     });

@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
 import { signWebhook, verifyWebhook } from '@aggregation/client';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { openStore, signBody } from '../src/index.ts';
 import { DEFAULT_APPLICATION_ID, type Store } from '../src/storage/store.ts';
 import { backoff, type DeliveryWorker } from '../src/webhooks/worker.ts';
+import { eventually, type Receiver, receiver, type TestApp, testApp } from './helpers/harness.ts';
 import { insertPending, testWorker } from './helpers/outbox.ts';
-import { eventually, receiver, testApp, type Receiver, type TestApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 const kinds = await storeKinds();
@@ -45,7 +45,10 @@ describe('signatures', () => {
     };
     const attempts: string[] = [];
     worker = testWorker({
-      store: stopAfterClaim, pollMs: 1000, concurrency: 4, leaseMs: 60_000,
+      store: stopAfterClaim,
+      pollMs: 1000,
+      concurrency: 4,
+      leaseMs: 60_000,
       fetch: async (url) => {
         attempts.push(String(url));
         return new Response(null, { status: 204 });
@@ -57,13 +60,19 @@ describe('signatures', () => {
     assert.deepEqual(attempts, []);
     assert.equal(claims, 2, 'the claim, then the hand-back');
     const deliveries = await store.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10);
-    assert.deepEqual(deliveries.map((d) => [d.id, d.status, d.next_attempt_at]).sort(), [['dlv_1', 'pending', 2000], ['dlv_2', 'pending', 2000]]);
+    assert.deepEqual(deliveries.map((d) => [d.id, d.status, d.next_attempt_at]).sort(), [
+      ['dlv_1', 'pending', 2000],
+      ['dlv_2', 'pending', 2000],
+    ]);
     await store.close();
   });
 
   test('backoff doubles up to the cap', () => {
     const policy = { baseDelayMs: 1000, maxDelayMs: 5000, maxAttempts: 10 };
-    assert.deepEqual([1, 2, 3, 4, 5].map((n) => backoff(policy, n)), [1000, 2000, 4000, 5000, 5000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((n) => backoff(policy, n)),
+      [1000, 2000, 4000, 5000, 5000],
+    );
   });
 });
 
@@ -102,11 +111,17 @@ for (const kind of kinds) {
         const [received] = await hook.waitFor(1, (event) => event.id === reply.body.id);
         assert.deepEqual(received!.event, reply.body);
       }
-      const given = await t.call('POST', '/sandbox/events', { token, json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: 'disconnected.test' } } });
+      const given = await t.call('POST', '/sandbox/events', {
+        token,
+        json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: 'disconnected.test' } },
+      });
       assert.equal(given.status, 202);
       const [received] = await hook.waitFor(1, (event) => event.id === given.body.id);
       assert.equal(received!.event.payload.reason, 'disconnected.test');
-      const nullReason = await t.call('POST', '/sandbox/events', { token, json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: null } } });
+      const nullReason = await t.call('POST', '/sandbox/events', {
+        token,
+        json: { type: 'enrollment.disconnected', payload: { enrollment_id: enrollmentId, reason: null } },
+      });
       assert.equal(nullReason.status, 422);
       // Firing changes no state.
       assert.equal((await t.call('POST', '/sandbox/enrollment/refresh', { token })).status, 200);
@@ -116,14 +131,20 @@ for (const kind of kinds) {
       const unknown = await t.call('POST', '/sandbox/events', { token, json: { type: 'nope' } });
       assert.equal(unknown.status, 422);
       assert.ok(unknown.body.error.params.type);
-      const bad = await t.call('POST', '/sandbox/events', { token, json: { type: 'account.number_verification.processed', payload: { account_id: 'acc_1', status: 'maybe' } } });
+      const bad = await t.call('POST', '/sandbox/events', {
+        token,
+        json: { type: 'account.number_verification.processed', payload: { account_id: 'acc_1', status: 'maybe' } },
+      });
       assert.equal(bad.status, 422);
       assert.ok(bad.body.error.params['payload.status']);
     });
 
     test('rotation: both secrets sign until the old one expires', async () => {
       const old = secrets[0]!;
-      const reply = await t.call('POST', '/sandbox/webhook/secrets', { token, json: { expire_current_at: new Date(Date.now() + 60_000).toISOString() } });
+      const reply = await t.call('POST', '/sandbox/webhook/secrets', {
+        token,
+        json: { expire_current_at: new Date(Date.now() + 60_000).toISOString() },
+      });
       assert.equal(reply.status, 201);
       assert.equal(reply.body.secrets.length, 2);
       assert.equal(reply.body.secrets[0].expires_at, null);
@@ -196,7 +217,9 @@ describe('webhook timeouts', () => {
     const hook = await receiver(() => secrets);
     hook.respond = () => 204;
     const { token } = await t.enroll();
-    secrets = (await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url.replace('/webhooks', '/slow') } })).body.secrets.map((s: any) => s.secret);
+    secrets = (await t.call('PUT', '/sandbox/webhook', { token, json: { url: hook.url.replace('/webhooks', '/slow') } })).body.secrets.map(
+      (s: any) => s.secret,
+    );
     // The first attempt waits longer than the timeout before it is answered.
     hook.delayFirst = 300;
     const fired = await t.call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' } });
@@ -271,7 +294,7 @@ describe('delivery failures and redelivery', () => {
   const bodies: string[] = [];
   let answer: { status: number; body: string; delayMs?: number } = { status: 204, body: '' };
 
-  before(async () => {
+  beforeAll(async () => {
     t = testApp({ webhooks: { timeoutMs: 150, retry: { baseDelayMs: 20, maxDelayMs: 40, maxAttempts: 1 }, pollMs: 20 } });
     ({ token } = await t.enroll());
     server = createServer(async (request, response) => {
@@ -285,7 +308,7 @@ describe('delivery failures and redelivery', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

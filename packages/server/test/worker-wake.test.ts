@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
 import { openStore } from '../src/index.ts';
-import { insertPending, testWorker } from './helpers/outbox.ts';
 import { DEFAULT_APPLICATION_ID } from '../src/storage/store.ts';
+import { insertPending, testWorker } from './helpers/outbox.ts';
 
 test('a worker goes from one delivery to the next by itself, with no other timer or I/O to wake it', { timeout: 5_000 }, async () => {
   // Outcomes commit in a later turn of the event loop (group commit): the wake that follows must still run.
@@ -18,7 +18,9 @@ test('a worker goes from one delivery to the next by itself, with no other timer
   });
   const worker = testWorker({
     // One at a time, and a poll far away (its timer does not keep the process alive).
-    store, pollMs: 3_600_000, concurrency: 1,
+    store,
+    pollMs: 3_600_000,
+    concurrency: 1,
     fetch: async () => {
       if (++attempts === 3) resolve();
       return new Response(null, { status: 204 });
@@ -27,7 +29,9 @@ test('a worker goes from one delivery to the next by itself, with no other timer
   worker.start();
   await third;
   await worker.stop();
-  assert.deepEqual((await store.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10)).map((d) => d.status), ['delivered', 'delivered', 'delivered']);
+  assert.deepEqual(
+    (await store.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10)).map((d) => d.status),
+    ['delivered', 'delivered', 'delivered'],
+  );
   await store.close();
 });
-

@@ -1,2 +1,2 @@
-export { skipWhenMissing } from './missing.ts';
 export { chromiumArgs, findChromium } from './chromium.ts';
+export { skipWhenMissing } from './missing.ts';

@@ -7,7 +7,7 @@ test('nothing missing: no skip, in CI or not', () => {
   assert.equal(skipWhenMissing('the browser tests', undefined, { CI: 'true' }), false);
 });
 
-test('something missing: the reason to skip on a developer\'s machine, a failure under CI=true', () => {
+test("something missing: the reason to skip on a developer's machine, a failure under CI=true", () => {
   const printed = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   assert.equal(skipWhenMissing('the browser tests', 'Chromium not found', {}), 'Chromium not found');
   assert.deepEqual(printed.mock.calls[0]!, ['# skipping the browser tests: Chromium not found']);

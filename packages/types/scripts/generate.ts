@@ -16,9 +16,8 @@ const cli = join(dirname(require.resolve('openapi-typescript/package.json')), 'b
 
 mkdirSync(join(packageDir, 'dist'), { recursive: true });
 for (const name of documents) {
-  execFileSync(
-    process.execPath,
-    [cli, join(bundleDir, `${name}.json`), '--output', join('dist', `${name}.d.ts`)],
-    { cwd: packageDir, stdio: 'inherit' },
-  );
+  execFileSync(process.execPath, [cli, join(bundleDir, `${name}.json`), '--output', join('dist', `${name}.d.ts`)], {
+    cwd: packageDir,
+    stdio: 'inherit',
+  });
 }

@@ -1,7 +1,8 @@
 // Type-level proof that the generated modules carry the contract: this file only has to compile.
 // Each `@ts-expect-error` marks a line that must NOT compile; if the types ever allowed it, tsc fails.
-import type { components as Current, paths as CurrentPaths, webhooks } from '@aggregation/types/2020-10-12';
+
 import type { components as Older } from '@aggregation/types/2019-07-01';
+import type { components as Current, paths as CurrentPaths, webhooks } from '@aggregation/types/2020-10-12';
 import type { paths as SandboxPaths } from '@aggregation/types/sandbox';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -60,9 +61,7 @@ const wrongShape: Account = { ...account, institution: 'Chase' };
 // @ts-expect-error a subtype outside the enum
 const wrongSubtype: Account = { ...account, subtype: 'brokerage' };
 
-type CreatePaymentBody = NonNullable<
-  CurrentPaths['/accounts/{account_id}/payments']['post']['requestBody']
->['content']['application/json'];
+type CreatePaymentBody = NonNullable<CurrentPaths['/accounts/{account_id}/payments']['post']['requestBody']>['content']['application/json'];
 // @ts-expect-error amount is required
 const missingAmount: CreatePaymentBody = { memo: 'Rent', payee: { scheme: 'zelle', address: 'a@example.com' } };
 
@@ -88,11 +87,6 @@ assert<Equal<keyof Operations extends string ? true : false, true>>();
 
 // The four webhook events are typed request bodies.
 type WebhookNames = keyof webhooks;
-assert<
-  Equal<
-    WebhookNames,
-    'enrollment.disconnected' | 'transactions.processed' | 'account.number_verification.processed' | 'webhook.test'
-  >
->();
+assert<Equal<WebhookNames, 'enrollment.disconnected' | 'transactions.processed' | 'account.number_verification.processed' | 'webhook.test'>>();
 
-export { wrongField, wrongShape, wrongSubtype, missingAmount };
+export { missingAmount, wrongField, wrongShape, wrongSubtype };

@@ -7,4 +7,7 @@ const { data, error } = await sandbox.POST('/sandbox/enrollments', {
   body: { username: 'username', password: 'password' },
 });
 if (error) throw new Error(error.error.message);
-console.log(data.access_token, data.accounts.map((account) => account.id));
+console.log(
+  data.access_token,
+  data.accounts.map((account) => account.id),
+);

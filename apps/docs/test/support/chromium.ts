@@ -15,13 +15,6 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     // Root in a container needs --no-sandbox; the others keep Chromium from calling home on a closed network.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }

@@ -51,7 +51,11 @@ export async function sampleEnv(baseUrl: string, needs: readonly string[] = []):
     const payment = (await call(`${baseUrl}/accounts/${account.id}/payments`, {
       method: 'POST',
       token,
-      body: JSON.stringify({ amount: '1.00', memo: 'Lunch', payee: { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' } }),
+      body: JSON.stringify({
+        amount: '1.00',
+        memo: 'Lunch',
+        payee: { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' },
+      }),
     })) as { id: string };
     env.PAYMENT_ID = payment.id;
   }
@@ -61,7 +65,9 @@ export async function sampleEnv(baseUrl: string, needs: readonly string[] = []):
     if (settings.url === null) {
       await call(`${baseUrl}/sandbox/webhook`, { method: 'PUT', token, body: JSON.stringify({ url: 'http://localhost:8080/webhooks' }) });
     }
-    const event = (await call(`${baseUrl}/sandbox/events`, { method: 'POST', token, body: JSON.stringify({ type: 'webhook.test' }) })) as { id: string };
+    const event = (await call(`${baseUrl}/sandbox/events`, { method: 'POST', token, body: JSON.stringify({ type: 'webhook.test' }) })) as {
+      id: string;
+    };
     const deliveries = (await call(`${baseUrl}/sandbox/webhook/deliveries`, { token })) as { id: string; event_id: string }[];
     env.DELIVERY_ID = deliveries.find((delivery) => delivery.event_id === event.id)!.id;
   }

@@ -1,7 +1,7 @@
 // `aggregation clock advance <duration>` and `aggregation clock show`: the enrollment's sandbox clock.
 import type { Command } from 'commander';
 import { Context } from '../context.ts';
-import { parseDuration, type ClockAdvance } from '../duration.ts';
+import { type ClockAdvance, parseDuration } from '../duration.ts';
 
 const describeClock = (clock: { now: string; offset_seconds: number }) =>
   `Enrollment clock: ${clock.now} (${(clock.offset_seconds / 86_400).toFixed(2).replace(/\.?0+$/, '')} days ahead of real time)`;

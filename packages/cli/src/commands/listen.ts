@@ -48,11 +48,22 @@ async function forward(target: string, request: IncomingMessage, body: Buffer): 
     if (typeof value === 'string') headers[name] = value;
   }
   try {
-    const response = await fetch(target, { method: 'POST', headers, body: new Uint8Array(body), redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
+    const response = await fetch(target, {
+      method: 'POST',
+      headers,
+      body: new Uint8Array(body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
     return { status: response.status, answer: Buffer.from(await response.arrayBuffer()) };
   } catch (error) {
     const failure = error as Error & { cause?: { code?: string } };
-    const why = failure.name === 'TimeoutError' ? `no answer within ${FORWARD_TIMEOUT_MS} ms` : failure.cause?.code === 'ECONNREFUSED' ? 'connection refused' : (failure.cause?.code ?? failure.message);
+    const why =
+      failure.name === 'TimeoutError'
+        ? `no answer within ${FORWARD_TIMEOUT_MS} ms`
+        : failure.cause?.code === 'ECONNREFUSED'
+          ? 'connection refused'
+          : (failure.cause?.code ?? failure.message);
     return { status: null, answer: Buffer.from(why), error: why };
   }
 }
@@ -74,7 +85,10 @@ export function listenCommand(program: Command): void {
     .description("Receive the application's webhook events here and forward them, signed as sent, to a local URL")
     .requiredOption('--forward-to <url>', 'where each event is POSTed, e.g. http://localhost:4242/webhooks')
     .option('--events <types>', 'only these event types, comma-separated (default all)', (value: string) =>
-      value.split(',').map((type) => type.trim()).filter(Boolean),
+      value
+        .split(',')
+        .map((type) => type.trim())
+        .filter(Boolean),
     )
     .addHelpText(
       'after',
@@ -137,7 +151,14 @@ Examples:
         const settings = await context.ok(sandbox.PUT('/sandbox/webhook', { body: { url } }), 'PUT /sandbox/webhook');
         const secret = settings.secrets.find((entry) => entry.expires_at === null)?.secret ?? settings.secrets[0]?.secret;
         if (context.json) {
-          printJson({ ready: true, signing_secret: secret, secrets: settings.secrets.map((entry) => entry.secret), webhook_url: url, forward_to: forwardTo, previous_url: previous.url });
+          printJson({
+            ready: true,
+            signing_secret: secret,
+            secrets: settings.secrets.map((entry) => entry.secret),
+            webhook_url: url,
+            forward_to: forwardTo,
+            previous_url: previous.url,
+          });
         } else {
           console.log(`Ready! Your webhook signing secret is ${paint('bold', secret ?? '(none)')}`);
           console.log(`Forwarding ${wanted ? [...wanted].join(', ') : 'every event'} to ${forwardTo} (Ctrl-C to stop)`);

@@ -48,10 +48,7 @@ Examples:
       const context = Context.of(command);
       const sandbox = context.sandbox(context.token());
       const abort = new AbortController();
-      const stream = await context.ok(
-        sandbox.GET('/sandbox/logs', { parseAs: 'stream', signal: abort.signal }),
-        'GET /sandbox/logs',
-      );
+      const stream = await context.ok(sandbox.GET('/sandbox/logs', { parseAs: 'stream', signal: abort.signal }), 'GET /sandbox/logs');
       console.error(paint('dim', `Tailing the request log of ${context.baseUrl} (Ctrl-C to stop)`, process.stderr));
       const stopped = untilSignal().then(() => abort.abort());
       let buffered = '';

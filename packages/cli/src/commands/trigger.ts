@@ -1,6 +1,7 @@
 // `aggregation trigger <event-type>`: fires a webhook event as the service would send it.
-import type { Command } from 'commander';
+
 import { webhookEventTypes } from '@aggregation/client';
+import type { Command } from 'commander';
 import { Context } from '../context.ts';
 
 export function triggerCommand(program: Command): void {
@@ -21,6 +22,9 @@ Examples:
       const sandbox = context.sandbox(context.token(options.enrollment));
       const body = { type } as { type: (typeof webhookEventTypes)[number] };
       const event = await context.ok(sandbox.POST('/sandbox/events', { body }), 'POST /sandbox/events');
-      context.print(event, () => `Fired ${event.type} ${event.id} at ${event.timestamp} (enrollment clock); follow it with \`aggregation deliveries\`.`);
+      context.print(
+        event,
+        () => `Fired ${event.type} ${event.id} at ${event.timestamp} (enrollment clock); follow it with \`aggregation deliveries\`.`,
+      );
     });
 }

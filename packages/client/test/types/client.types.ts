@@ -159,5 +159,7 @@ export async function webhooks(rawBody: string, header: string) {
   }
   // @ts-expect-error not one of the four event types
   if (event.type === 'payment.settled') return;
-  assert<Equal<WebhookEvent['type'], 'enrollment.disconnected' | 'transactions.processed' | 'account.number_verification.processed' | 'webhook.test'>>();
+  assert<
+    Equal<WebhookEvent['type'], 'enrollment.disconnected' | 'transactions.processed' | 'account.number_verification.processed' | 'webhook.test'>
+  >();
 }

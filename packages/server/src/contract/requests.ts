@@ -1,9 +1,9 @@
 // Request validation compiled from the bundled description (openapi/dist/<document>.json)
 // once at start-up: each operation's parameters and body schemas, checked with the shared
 // ContractValidator, and the failures turned into `params` naming each field.
-import { ContractValidator, deref, listOperations, type DocumentName, type JsonObject } from '@aggregation/openapi/contract';
+import { ContractValidator, type DocumentName, deref, type JsonObject, listOperations } from '@aggregation/openapi/contract';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { addParam, newParams, type ErrorParams } from '../domain/errors.ts';
+import { addParam, type ErrorParams, newParams } from '../domain/errors.ts';
 
 export type ParamLocation = 'path' | 'query' | 'header';
 
@@ -80,7 +80,7 @@ function unstorableFields(body: unknown): string[] {
   return out;
 }
 
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Parameters handled by middleware of their own, not by the schema check. */
 const SKIPPED_HEADERS = new Set(['service-version', 'authorization']);
@@ -156,10 +156,7 @@ export class RequestValidator {
    * Validates a request; returns the coerced parameters and body, or the invalid fields: 422, or 404
    * when a path parameter holds text no id can hold (so that it answers as an unknown id does).
    */
-  validate(
-    operationId: string,
-    input: RequestInput,
-  ): { ok: true; value: ValidatedRequest } | { ok: false; status: 404 | 422; params: ErrorParams } {
+  validate(operationId: string, input: RequestInput): { ok: true; value: ValidatedRequest } | { ok: false; status: 404 | 422; params: ErrorParams } {
     const check = this.operations.get(operationId);
     if (!check) throw new Error(`operation ${operationId} is not in the description`);
     const errors = newParams();
@@ -168,7 +165,8 @@ export class RequestValidator {
     let unknownId = false;
 
     for (const param of check.params) {
-      const raw = param.in === 'path' ? input.path[param.name] : param.in === 'query' ? input.query[param.name] : (input.headers.get(param.name) ?? undefined);
+      const raw =
+        param.in === 'path' ? input.path[param.name] : param.in === 'query' ? input.query[param.name] : (input.headers.get(param.name) ?? undefined);
       // An empty query value (`?count=`) is a value, and the schema judges it; only a missing one is absent.
       if (raw === undefined) {
         if (param.required) add(param.name, 'is required');
@@ -197,7 +195,8 @@ export class RequestValidator {
         if (!media) {
           add('body', `must be one of: ${[...check.body.media.keys()].join(', ')}`);
         } else {
-          body = input.body.mediaType === 'application/x-www-form-urlencoded' ? coerceForm(this.contract, media.schema, input.body.value) : input.body.value;
+          body =
+            input.body.mediaType === 'application/x-www-form-urlencoded' ? coerceForm(this.contract, media.schema, input.body.value) : input.body.value;
           for (const field of unstorableFields(body)) add(field, UNSTORABLE_MESSAGE);
           if (!media.validate(body)) {
             for (const [field, messages] of Object.entries(bodyErrors(media, body))) {
@@ -235,13 +234,6 @@ function typesOf(contract: ContractValidator, schema: JsonObject | undefined): S
 }
 
 /** Form fields are all text; nested objects come from `a[b]` names. Coerce leaves by the schema. */
-/** Adds a message to a field's list once; the field is the caller's, so it is kept as an own property. */
-function addFieldMessage(errors: ErrorParams, field: string, message: string): void {
-  const messages = Object.hasOwn(errors, field) ? errors[field]! : [];
-  if (!messages.includes(message)) messages.push(message);
-  setOwn(errors, field, messages);
-}
-
 function coerceForm(contract: ContractValidator, schema: JsonObject, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return typeof value === 'string' ? coerceScalar(contract, schema, value) : value;
@@ -282,7 +274,10 @@ function fieldErrors(errors: ErrorObject[]): ErrorParams {
   const out = newParams();
   for (const error of errors) {
     if (error.keyword === 'oneOf' || error.keyword === 'anyOf' || error.keyword === 'if') continue;
-    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const params = error.params as Record<string, unknown>;
     if (error.keyword === 'required') segments.push(String(params.missingProperty));
     if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));

@@ -2,8 +2,8 @@
 // disconnected rules applied, removal, and the sandbox's closing.
 import type { AccountRow, EnrollmentRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
-import { transact, type Deps } from './context.ts';
-import { accountClosed, ApiError, enrollmentDisconnected, notFound } from './errors.ts';
+import { type Deps, transact } from './context.ts';
+import { ApiError, accountClosed, enrollmentDisconnected, notFound } from './errors.ts';
 import { checkInstitutionUp } from './sandbox-failures.ts';
 
 export interface AccountAccess {

@@ -3,9 +3,9 @@
 // of one application never see another's. Local use needs none of this: enrollments made
 // without an application key belong to the default application.
 import type { sandboxComponents } from '../contract/types.ts';
-import { DEFAULT_APPLICATION_ID, type ApplicationRow } from '../storage/store.ts';
+import { type ApplicationRow, DEFAULT_APPLICATION_ID } from '../storage/store.ts';
 import { isoTime } from './clock.ts';
-import { transact, type Deps } from './context.ts';
+import { type Deps, transact } from './context.ts';
 import { ApiError, forbidden } from './errors.ts';
 import { hashToken, newApplicationKey, newId } from './ids.ts';
 
@@ -67,9 +67,7 @@ export function applicationView(application: ApplicationRow, serverDefault: stri
 }
 
 const rollbackUntil = (application: ApplicationRow): number | null =>
-  application.previous_version === null || application.version_changed_at === null
-    ? null
-    : application.version_changed_at + VERSION_ROLLBACK_MS;
+  application.previous_version === null || application.version_changed_at === null ? null : application.version_changed_at + VERSION_ROLLBACK_MS;
 
 /**
  * Moves the application's default version to a newer one for good; the version it leaves can

@@ -6,8 +6,7 @@ export const DAY_MS = 86_400_000;
 
 export type Now = () => number;
 
-export const enrollmentNow = (now: Now, enrollment: Pick<EnrollmentRow, 'clock_offset_ms'>): number =>
-  now() + enrollment.clock_offset_ms;
+export const enrollmentNow = (now: Now, enrollment: Pick<EnrollmentRow, 'clock_offset_ms'>): number => now() + enrollment.clock_offset_ms;
 
 /** UTC calendar day of a time. */
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

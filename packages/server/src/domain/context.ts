@@ -1,7 +1,7 @@
 // What the domain functions need from the outside world, and the one way they write.
 import type { Repos, Store } from '../storage/store.ts';
 import type { Now } from './clock.ts';
-import { recordEvent, type NewEvent } from './events.ts';
+import { type NewEvent, recordEvent } from './events.ts';
 
 export interface Deps {
   store: Store;

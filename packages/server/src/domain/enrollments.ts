@@ -2,14 +2,14 @@
 import { creditLimit, openingLedger } from '../sandbox/activity.ts';
 import { availableOf, daysBetween, Simulation } from '../sandbox/bank.ts';
 import { findInstitution, institution as institutionById } from '../sandbox/institutions.ts';
-import { scenarioFor, SANDBOX_PASSWORD, testUserNames, type AccountPlan } from '../sandbox/users.ts';
-import { seeded } from './prng.ts';
-import { DEFAULT_APPLICATION_ID, type AccountRow, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
+import { type AccountPlan, SANDBOX_PASSWORD, scenarioFor, testUserNames } from '../sandbox/users.ts';
+import { type AccountRow, DEFAULT_APPLICATION_ID, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
 import { addDays, DAY_MS, dayOf } from './clock.ts';
-import { transact, type Deps } from './context.ts';
+import { type Deps, transact } from './context.ts';
 import { ApiError, forbidden, unprocessable } from './errors.ts';
 import { hashToken, newId, newLiveToken, newSandboxToken } from './ids.ts';
 import { runLifecycle } from './lifecycle.ts';
+import { seeded } from './prng.ts';
 
 /** Days of history a new enrollment starts with. */
 export const HISTORY_DAYS = 120;

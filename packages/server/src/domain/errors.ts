@@ -11,7 +11,8 @@ export const newParams = (): ErrorParams => Object.create(null) as ErrorParams;
 
 /** Adds `message` to `field` once. */
 export function addParam(params: ErrorParams, field: string, message: string): void {
-  const messages = Object.hasOwn(params, field) ? params[field]! : (params[field] = []);
+  if (!Object.hasOwn(params, field)) params[field] = [];
+  const messages = params[field]!;
   if (!messages.includes(message)) messages.push(message);
 }
 

@@ -4,7 +4,7 @@
 import { Simulation } from '../sandbox/bank.ts';
 import type { EnrollmentRow, Repos } from '../storage/store.ts';
 import { addDays, dayOf, enrollmentNow, startOfDay } from './clock.ts';
-import { transact, type Deps, type Emit } from './context.ts';
+import { type Deps, type Emit, transact } from './context.ts';
 import { presentTransaction } from './present.ts';
 
 export interface LifecycleOptions {

@@ -35,12 +35,7 @@ export async function checkApplicationLimits(deps: Deps, limits: SandboxLimits, 
   }
 }
 
-export async function checkEnrollmentLimits(
-  deps: Deps,
-  limits: SandboxLimits,
-  applicationId: string,
-  clientAddress: string | null,
-): Promise<void> {
+export async function checkEnrollmentLimits(deps: Deps, limits: SandboxLimits, applicationId: string, clientAddress: string | null): Promise<void> {
   if (limits.enrollmentsPerClient > 0 && clientAddress !== null) {
     const made = await deps.store.enrollments.countByClientSince(clientAddress, deps.now() - WINDOW_MS);
     if (made >= limits.enrollmentsPerClient) throw perClientExceeded('enrollments', limits.enrollmentsPerClient);

@@ -5,12 +5,12 @@ import { availableOf } from '../sandbox/bank.ts';
 import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos } from '../storage/store.ts';
 import { UniqueViolation } from '../storage/store.ts';
 import { dayOf, enrollmentNow } from './clock.ts';
-import { transact, type Deps } from './context.ts';
+import { type Deps, transact } from './context.ts';
 import { ApiError, notFound, unprocessable } from './errors.ts';
 import { newConnectToken, newId, newPaymentReference } from './ids.ts';
 import { formatCents, parseAmount } from './money.ts';
 import { keysetRows } from './paging.ts';
-import { presentPayment, type Payment } from './present.ts';
+import { type Payment, presentPayment } from './present.ts';
 
 export const IDEMPOTENCY_RETENTION_MS = 72 * 60 * 60 * 1000;
 /** Sandbox trigger: a payee name or payment memo of `mfa` answers with an MFA challenge. */
@@ -58,8 +58,7 @@ export function normalizeAddress(address: string): string | undefined {
   return undefined;
 }
 
-const badAddress = (field: string) =>
-  unprocessable({ [field]: ['must be an email address or a US mobile phone number'] });
+const badAddress = (field: string) => unprocessable({ [field]: ['must be an email address or a US mobile phone number'] });
 
 export async function createPayee(deps: Deps, enrollment: EnrollmentRow, account: AccountRow, input: PayeeInput): Promise<PayeeRow | MfaChallenge> {
   requirePayments(account);
@@ -100,7 +99,9 @@ function canonical(value: unknown): string {
 }
 
 const requestHash = (accountId: string, input: PaymentInput): string =>
-  createHash('sha256').update(`${accountId}\n${canonical(input)}`).digest('hex');
+  createHash('sha256')
+    .update(`${accountId}\n${canonical(input)}`)
+    .digest('hex');
 
 export async function createPayment(
   deps: Deps,
@@ -161,14 +162,7 @@ export async function createPayment(
   }
 }
 
-async function makePayment(
-  tx: Repos,
-  account: AccountRow,
-  input: PaymentInput,
-  cents: number,
-  address: string,
-  now: number,
-): Promise<PaymentRow> {
+async function makePayment(tx: Repos, account: AccountRow, input: PaymentInput, cents: number, address: string, now: number): Promise<PaymentRow> {
   const current = (await tx.accounts.get(account.enrollment_id, account.id))!;
   const known = await tx.payees.get(account.id, input.payee.scheme, address);
   const name = input.payee.name ?? known?.name;

@@ -28,13 +28,16 @@ export function presentAccount(base: string, row: AccountRow, institutionId: str
     subtype: row.subtype as Account['subtype'],
     status: row.status,
     // A closed account keeps only its self link: none of its capabilities can be used. Cards have no details.
-    links: row.status === 'closed' ? { self } : {
-      self,
-      ...(row.type === 'credit' ? {} : { details: `${self}/details` }),
-      balances: `${self}/balances`,
-      transactions: `${self}/transactions`,
-      ...(row.payments_supported ? { payments: `${self}/payments` } : {}),
-    },
+    links:
+      row.status === 'closed'
+        ? { self }
+        : {
+            self,
+            ...(row.type === 'credit' ? {} : { details: `${self}/details` }),
+            balances: `${self}/balances`,
+            transactions: `${self}/transactions`,
+            ...(row.payments_supported ? { payments: `${self}/payments` } : {}),
+          },
   };
 }
 

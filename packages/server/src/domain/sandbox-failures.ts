@@ -3,7 +3,7 @@
 // times out (504), and an institution that fails with no fallback (502).
 import { scenarioFor } from '../sandbox/users.ts';
 import type { EnrollmentRow } from '../storage/store.ts';
-import { transact, type Deps } from './context.ts';
+import { type Deps, transact } from './context.ts';
 import { ApiError, rateLimited } from './errors.ts';
 
 /** Seconds a rate-limited or timed-out request is told to wait before retrying. */
@@ -30,13 +30,9 @@ export async function applySandboxRateLimit(deps: Deps, enrollment: EnrollmentRo
 /** `timeout.first_transactions`: the first transactions request answers 504; the retry is served. */
 export async function applyTransactionsTimeout(deps: Deps, enrollment: EnrollmentRow): Promise<void> {
   if (await takeFailure(deps, enrollment, 'transactions_timeouts')) {
-    throw new ApiError(
-      504,
-      'gateway_timeout',
-      'The institution did not answer in time (a very large history); retry in a few seconds.',
-      undefined,
-      { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-    );
+    throw new ApiError(504, 'gateway_timeout', 'The institution did not answer in time (a very large history); retry in a few seconds.', undefined, {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    });
   }
 }
 

@@ -2,7 +2,7 @@
 // the first does), and the microdeposit check that fetching transactions triggers.
 import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
-import { transact, type Deps } from './context.ts';
+import { type Deps, transact } from './context.ts';
 import { notFound, unprocessable } from './errors.ts';
 import { keysetRows } from './paging.ts';
 

@@ -2,9 +2,9 @@
 // on demand. Every function takes the application whose settings it reads or changes.
 import type { DeliveryRow, EnrollmentRow, WebhookSecretRow } from '../storage/store.ts';
 import { enrollmentNow, isoTime } from './clock.ts';
-import { transact, type Deps } from './context.ts';
+import { type Deps, transact } from './context.ts';
 import { ApiError, notFound } from './errors.ts';
-import { queueDelivery, type EventPayloads, type EventType, type NewEvent } from './events.ts';
+import { type EventPayloads, type EventType, type NewEvent, queueDelivery } from './events.ts';
 import { newId, newWebhookSecret } from './ids.ts';
 import { disconnectedStatus } from './lifecycle.ts';
 import { presentTransaction } from './present.ts';
@@ -13,7 +13,7 @@ import { presentTransaction } from './present.ts';
 export function activeSecrets(rows: WebhookSecretRow[], now: number): WebhookSecretRow[] {
   return rows
     .filter((row) => row.expires_at === null || row.expires_at > now)
-    .sort((a, b) => (a.expires_at ?? Number.POSITIVE_INFINITY) > (b.expires_at ?? Number.POSITIVE_INFINITY) ? -1 : 1);
+    .sort((a, b) => ((a.expires_at ?? Number.POSITIVE_INFINITY) > (b.expires_at ?? Number.POSITIVE_INFINITY) ? -1 : 1));
 }
 
 export interface WebhookSettingsView {

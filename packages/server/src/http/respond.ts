@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONLike, RequestBodyJSON, ResponseContent, ResponseObjectMap } from 'openapi-typescript-helpers';
 import type { operations, sandboxOperations } from '../contract/types.ts';
 import { presentDetails } from '../domain/present.ts';
-import { rewriteResource, rewrites, type ChangeContext, type Resource } from '../versions/index.ts';
+import { type ChangeContext, type Resource, rewriteResource, rewrites } from '../versions/index.ts';
 import type { AppContext, Runtime } from './env.ts';
 
 type Responses<Ops, O extends keyof Ops> = ResponseObjectMap<Ops[O]>;
@@ -26,8 +26,7 @@ export type SandboxRequest<O extends SandboxOperation> = RequestBodyJSON<sandbox
 
 /** The validated request body, typed from the operation (current version's shape). */
 export const apiBody = <O extends ApiOperation>(c: AppContext, _operation: O): ApiRequest<O> => c.get('body') as ApiRequest<O>;
-export const sandboxBody = <O extends SandboxOperation>(c: AppContext, _operation: O): SandboxRequest<O> =>
-  c.get('body') as SandboxRequest<O>;
+export const sandboxBody = <O extends SandboxOperation>(c: AppContext, _operation: O): SandboxRequest<O> => c.get('body') as SandboxRequest<O>;
 
 /** The resource each operation returns, for the version change modules. */
 const RESOURCES: Partial<Record<ApiOperation, Resource>> = {
@@ -96,12 +95,7 @@ const STREAM_BATCH = 200;
  * Streams a JSON array: items are read and written a batch at a time as the client consumes
  * them, so a million-row list never sits in memory.
  */
-export function apiJsonStream<O extends ApiOperation>(
-  c: AppContext,
-  runtime: Runtime,
-  operation: O,
-  items: AsyncIterable<ApiItem<O>>,
-): Response {
+export function apiJsonStream<O extends ApiOperation>(c: AppContext, runtime: Runtime, operation: O, items: AsyncIterable<ApiItem<O>>): Response {
   const iterator = items[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   const resource = RESOURCES[operation];

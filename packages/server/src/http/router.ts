@@ -5,7 +5,7 @@ import type { AppContext, AppEnv, Runtime } from './env.ts';
 import { authenticate } from './middleware/auth.ts';
 import { enrollmentStatusHeader } from './middleware/enrollment-status.ts';
 import { rateLimitByAddress } from './middleware/rate-limit.ts';
-import { validateRequest, type Validators } from './middleware/validate.ts';
+import { type Validators, validateRequest } from './middleware/validate.ts';
 import type { ReadCache } from './read-cache.ts';
 
 export interface RouteOptions {

@@ -2,8 +2,8 @@
 // deterministic: the username and the day's index (days since the enrollment was created)
 // decide everything, so the same username always gives the same shapes.
 import { addDays } from '../domain/clock.ts';
-import { seeded, type Random } from '../domain/prng.ts';
-import { bills, employers, merchants, people, subscriptions, type Merchant } from './merchants.ts';
+import { type Random, seeded } from '../domain/prng.ts';
+import { bills, employers, type Merchant, merchants, people, subscriptions } from './merchants.ts';
 import type { AccountKey } from './users.ts';
 
 export interface Activity {
@@ -300,9 +300,7 @@ function atmFees(username: string, dayIndex: number, activities: readonly Activi
 export function refreshActivity(username: string, refreshIndex: number, accounts: ReadonlySet<AccountKey>): Activity[] {
   const rng = seeded(`${username}/refresh/${refreshIndex}`);
   const profile = profileOf(username);
-  const key: AccountKey | undefined = (['checking', 'credit_card', 'success', 'failure', 'history'] as const).find((k) =>
-    accounts.has(k),
-  );
+  const key: AccountKey | undefined = (['checking', 'credit_card', 'success', 'failure', 'history'] as const).find((k) => accounts.has(k));
   if (!key) return [];
   const count = rng.int(1, 2);
   const out: Activity[] = [];

@@ -6,7 +6,7 @@ import { addDays, DAY_MS, startOfDay } from '../domain/clock.ts';
 import { newId } from '../domain/ids.ts';
 import { seeded } from '../domain/prng.ts';
 import type { AccountRow, Repos, TransactionRow } from '../storage/store.ts';
-import { dayActivity, refreshActivity, type Activity, type Balances } from './activity.ts';
+import { type Activity, type Balances, dayActivity, refreshActivity } from './activity.ts';
 import { institution } from './institutions.ts';
 import type { AccountKey } from './users.ts';
 
@@ -79,13 +79,7 @@ export class Simulation {
   }
 
   /** Accounts that still take part: open and authorized. */
-  static async start(
-    tx: Repos,
-    enrollment: SimulatedEnrollment,
-    accounts: AccountRow[],
-    clock: SimulationClock,
-    collect = true,
-  ): Promise<Simulation> {
+  static async start(tx: Repos, enrollment: SimulatedEnrollment, accounts: AccountRow[], clock: SimulationClock, collect = true): Promise<Simulation> {
     const states: AccountState[] = [];
     for (const row of accounts) {
       if (row.status !== 'open' || row.removed_at !== null) continue;
@@ -188,7 +182,10 @@ export class Simulation {
     const pendingFrom = addDays(this.clock.today, -1);
     const rows: TransactionRow[] = [];
     // Posted first, so that a day's pending transactions lead the newest-first listing.
-    const ordered = [...activities.filter((a) => !this.isPending(a, day, pendingFrom)), ...activities.filter((a) => this.isPending(a, day, pendingFrom))];
+    const ordered = [
+      ...activities.filter((a) => !this.isPending(a, day, pendingFrom)),
+      ...activities.filter((a) => this.isPending(a, day, pendingFrom)),
+    ];
     for (const [index, activity] of ordered.entries()) {
       const state = this.byKey(activity.key);
       if (!state) continue;

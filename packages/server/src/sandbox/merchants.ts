@@ -65,13 +65,4 @@ export const employers = [
   { statement: 'STARK INDUSTRIES', name: 'Stark Industries' },
 ] as const;
 
-export const people = [
-  'Maria Garcia',
-  'James Smith',
-  'Aisha Khan',
-  'Wei Chen',
-  'Olivia Brown',
-  'Lucas Martin',
-  'Priya Patel',
-  'Noah Johnson',
-];
+export const people = ['Maria Garcia', 'James Smith', 'Aisha Khan', 'Wei Chen', 'Olivia Brown', 'Lucas Martin', 'Priya Patel', 'Noah Johnson'];

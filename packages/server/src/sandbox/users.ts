@@ -38,12 +38,7 @@ export const MAX_RATE_LIMITED = 100;
 
 const REASON = /^[a-z0-9_]+(\.[a-z0-9_]+)*$/;
 
-const plan = (
-  key: AccountKey,
-  name: string,
-  subtype: AccountPlan['subtype'],
-  extra: Partial<AccountPlan> = {},
-): AccountPlan => ({
+const plan = (key: AccountKey, name: string, subtype: AccountPlan['subtype'], extra: Partial<AccountPlan> = {}): AccountPlan => ({
   key,
   name,
   type: subtype === 'credit_card' ? 'credit' : 'depository',

@@ -5,7 +5,7 @@ import { openPostgresStore } from './postgres/index.ts';
 import { openSqliteStore } from './sqlite/index.ts';
 import type { Store } from './store.ts';
 
-export type { Store, Repos } from './store.ts';
+export type { Repos, Store } from './store.ts';
 
 export interface StorageOptions {
   /** SQLite file path, or ':memory:' (the default). */
@@ -18,7 +18,10 @@ export interface StorageOptions {
 
 export function openStore(options: StorageOptions): Store {
   if (options.url) return openPostgresStore({ url: options.url });
-  return openSqliteStore({ path: options.path ?? ':memory:', ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}) });
+  return openSqliteStore({
+    path: options.path ?? ':memory:',
+    ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+  });
 }
 
 /** Which database the options select, for logs (never a password). */

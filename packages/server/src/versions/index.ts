@@ -1,7 +1,8 @@
 // The version registry: the current version, the change modules of older ones, and how to
 // bring a current-shape resource or event payload down to a requested version.
-import type { ChangeContext, Resource, VersionChange } from './change.ts';
+
 import { change as v20190701 } from './2019-07-01.ts';
+import type { ChangeContext, Resource, VersionChange } from './change.ts';
 
 export const CURRENT_VERSION = '2020-10-12';
 

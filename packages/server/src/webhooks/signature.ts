@@ -5,8 +5,7 @@ import { createHmac } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'Service-Signature';
 
-const hmac = (secret: string, timestamp: number, body: string): string =>
-  createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+const hmac = (secret: string, timestamp: number, body: string): string => createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 
 export function signBody(body: string, secrets: readonly string[], timestamp: number): string {
   return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${hmac(secret, timestamp, body)}`)].join(',');

@@ -46,7 +46,10 @@ export function refusedAddress(address: string, policy: TargetPolicy): string | 
 
 /** The host of a URL without IPv6 brackets or a trailing dot, lowercase. */
 function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /**

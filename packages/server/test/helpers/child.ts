@@ -1,6 +1,6 @@
 // A server in a child process (`node <entry>`), resolved once it prints `Listening on <url>`: for tests that run
 // several processes on one database, or that kill one.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before } from 'node:test';
-import { ContractValidator, type DocumentName } from '@aggregation/openapi/contract';
 import { verifyWebhook } from '@aggregation/client';
-import { createApp, type App, type AppOptions } from '../../src/index.ts';
+import { ContractValidator, type DocumentName } from '@aggregation/openapi/contract';
+import { afterAll, beforeAll } from 'vitest';
+import { type App, type AppOptions, createApp } from '../../src/index.ts';
 
 const validators = new Map<DocumentName, ContractValidator>();
 export function contract(name: DocumentName): ContractValidator {
@@ -126,13 +126,13 @@ export interface EnrolledSuite {
  */
 export function enrolledSuite(options: () => AppOptions | Promise<AppOptions> = () => ({})): EnrolledSuite {
   const suite = {} as EnrolledSuite;
-  before(async () => {
+  beforeAll(async () => {
     suite.t = testApp(await options());
     const created = await suite.t.enroll();
     suite.token = created.token;
     suite.checking = created.accounts[0];
   });
-  after(() => suite.t.close());
+  afterAll(() => suite.t.close());
   return suite;
 }
 
@@ -177,7 +177,9 @@ export async function receiver(secrets: () => string[], version: DocumentName = 
         const matching = events.filter((received) => filter(received.event));
         if (matching.length >= count) return matching;
         if (Date.now() > deadline) {
-          throw new Error(`expected ${count} events, got ${matching.length}: ${JSON.stringify(events.map((e) => e.event.type))} ${rejected.join('; ')}`);
+          throw new Error(
+            `expected ${count} events, got ${matching.length}: ${JSON.stringify(events.map((e) => e.event.type))} ${rejected.join('; ')}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

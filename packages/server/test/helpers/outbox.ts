@@ -1,8 +1,16 @@
 // Outbox rows, and a delivery worker, for tests that drive the worker or the store's claims directly.
 import { DEFAULT_APPLICATION_ID, type DeliveryRow, type EventRow, type Repos } from '../../src/storage/store.ts';
-import { defaultRetry, DeliveryWorker, type WorkerOptions } from '../../src/webhooks/worker.ts';
+import { DeliveryWorker, defaultRetry, type WorkerOptions } from '../../src/webhooks/worker.ts';
 
-export const testEvent: EventRow = { id: 'evt_1', application_id: DEFAULT_APPLICATION_ID, type: 'webhook.test', enrollment_id: null, payload: '{}', timestamp: '2024-01-01T00:00:00Z', created_at: 1 };
+export const testEvent: EventRow = {
+  id: 'evt_1',
+  application_id: DEFAULT_APPLICATION_ID,
+  type: 'webhook.test',
+  enrollment_id: null,
+  payload: '{}',
+  timestamp: '2024-01-01T00:00:00Z',
+  created_at: 1,
+};
 
 /** A pending delivery of `testEvent`, due at `due`. */
 export const pendingDelivery = (id: string, due: number): DeliveryRow => ({

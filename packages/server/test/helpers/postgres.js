@@ -9,132 +9,128 @@ import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { freePort } from '@aggregation/mock';
 import { skipWhenMissing } from '@aggregation/test-support';
+import pg from 'pg';
+
 const INSTALL_HINT = 'install PostgreSQL (Debian: apt-get install -y postgresql) or set TEST_DATABASE_URL';
 /** Directory holding initdb and pg_ctl: `pg_config --bindir`, Debian's versioned dirs (newest first), then PATH. */
 export function findPostgresBin() {
-    const candidates = [];
-    const config = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
-    if (config.status === 0)
-        candidates.push(config.stdout.trim());
-    const debian = '/usr/lib/postgresql';
-    if (existsSync(debian)) {
-        const versions = readdirSync(debian).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
-        candidates.push(...versions.map((version) => join(debian, version, 'bin')));
-    }
-    candidates.push(...(process.env.PATH ?? '').split(':').filter(Boolean));
-    return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')) && existsSync(join(dir, 'postgres')));
+  const candidates = [];
+  const config = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  if (config.status === 0) candidates.push(config.stdout.trim());
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    const versions = readdirSync(debian)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
+    candidates.push(...versions.map((version) => join(debian, version, 'bin')));
+  }
+  candidates.push(...(process.env.PATH ?? '').split(':').filter(Boolean));
+  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')) && existsSync(join(dir, 'postgres')));
 }
 function unavailable(reason) {
-    const message = `PostgreSQL is not available (${reason}): ${INSTALL_HINT}`;
-    return {
-        skip: skipWhenMissing('the PostgreSQL tests', message),
-        database: () => Promise.reject(new Error(message)),
-        stop: async () => undefined,
-    };
+  const message = `PostgreSQL is not available (${reason}): ${INSTALL_HINT}`;
+  return {
+    skip: skipWhenMissing('the PostgreSQL tests', message),
+    database: () => Promise.reject(new Error(message)),
+    stop: async () => undefined,
+  };
 }
 /** Runs the cluster's programs as `postgres` when we are root. */
 function asOwner(command, args) {
-    return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+  return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
 }
 async function startCluster(bin) {
-    const dir = mkdtempSync(join(tmpdir(), 'server-pg-'));
-    if (process.getuid?.() === 0) {
-        const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-        const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-        chownSync(dir, uid, gid);
+  const dir = mkdtempSync(join(tmpdir(), 'server-pg-'));
+  if (process.getuid?.() === 0) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, 'data');
+  const log = join(dir, 'postgres.log');
+  const run = (program, args) => {
+    const [command, argv] = asOwner(join(bin, program), args);
+    execFileSync(command, argv, { stdio: 'pipe' });
+  };
+  let started = false;
+  const stop = () => {
+    if (started) {
+      started = false;
+      try {
+        run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
+      } catch {
+        // Already gone.
+      }
     }
-    const data = join(dir, 'data');
-    const log = join(dir, 'postgres.log');
-    const run = (program, args) => {
-        const [command, argv] = asOwner(join(bin, program), args);
-        execFileSync(command, argv, { stdio: 'pipe' });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Throwaway: no fsync, trust authentication on the socket and localhost only.
+    run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    const port = await freePort();
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    const start = () => run('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '30', '-o', settings]);
+    start();
+    started = true;
+    // A test process that dies without stop() must not leave a server behind.
+    process.once('exit', stop);
+    const outage = {
+      // Fast shutdown: sessions are cut as in a crash of the database host, the data stays for start().
+      stop: () => run('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']),
+      start,
     };
-    let started = false;
-    const stop = () => {
-        if (started) {
-            started = false;
-            try {
-                run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
-            }
-            catch {
-                // Already gone.
-            }
-        }
-        rmSync(dir, { recursive: true, force: true });
-    };
-    try {
-        // Throwaway: no fsync, trust authentication on the socket and localhost only.
-        run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-        const port = await freePort();
-        const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-        const start = () => run('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '30', '-o', settings]);
-        start();
-        started = true;
-        // A test process that dies without stop() must not leave a server behind.
-        process.once('exit', stop);
-        const outage = {
-            // Fast shutdown: sessions are cut as in a crash of the database host, the data stays for start().
-            stop: () => run('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']),
-            start,
-        };
-        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, outage };
-    }
-    catch (error) {
-        const output = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '';
-        stop();
-        const stderr = error.stderr?.toString().trim();
-        throw new Error(`${stderr || error.message}${output ? `\n${output}` : ''}`, { cause: error });
-    }
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, outage };
+  } catch (error) {
+    const output = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '';
+    stop();
+    const stderr = error.stderr?.toString().trim();
+    throw new Error(`${stderr || error.message}${output ? `\n${output}` : ''}`, { cause: error });
+  }
 }
 const withDatabase = (url, name) => {
-    const parsed = new URL(url);
-    parsed.pathname = `/${name}`;
-    return parsed.toString();
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
 };
 export async function testPostgres() {
-    let serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-    let cluster;
-    if (!serverUrl) {
-        const bin = findPostgresBin();
-        if (!bin)
-            return unavailable('no initdb, pg_ctl and postgres in pg_config --bindir, /usr/lib/postgresql/*/bin or PATH');
-        try {
-            cluster = await startCluster(bin);
-        }
-        catch (error) {
-            return unavailable(`a private cluster did not start: ${error.message}`);
-        }
-        serverUrl = cluster.url;
-    }
-    const admin = new pg.Pool({ connectionString: serverUrl, max: 1 });
-    admin.on('error', () => undefined);
+  let serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  let cluster;
+  if (!serverUrl) {
+    const bin = findPostgresBin();
+    if (!bin) return unavailable('no initdb, pg_ctl and postgres in pg_config --bindir, /usr/lib/postgresql/*/bin or PATH');
     try {
-        await admin.query('SELECT 1');
+      cluster = await startCluster(bin);
+    } catch (error) {
+      return unavailable(`a private cluster did not start: ${error.message}`);
     }
-    catch (error) {
-        await admin.end();
-        cluster?.stop();
-        return unavailable(`cannot connect to ${serverUrl.replace(/:[^:@/]*@/, ':***@')}: ${error.message}`);
-    }
-    const made = [];
-    return {
-        skip: false,
-        ...(cluster ? { outage: cluster.outage } : {}),
-        async database() {
-            const name = `test_${randomBytes(6).toString('hex')}`;
-            await admin.query(`CREATE DATABASE ${name}`);
-            made.push(name);
-            return withDatabase(serverUrl, name);
-        },
-        async stop() {
-            for (const name of made.splice(0))
-                await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-            await admin.end();
-            cluster?.stop();
-        },
-    };
+    serverUrl = cluster.url;
+  }
+  const admin = new pg.Pool({ connectionString: serverUrl, max: 1 });
+  admin.on('error', () => undefined);
+  try {
+    await admin.query('SELECT 1');
+  } catch (error) {
+    await admin.end();
+    cluster?.stop();
+    return unavailable(`cannot connect to ${serverUrl.replace(/:[^:@/]*@/, ':***@')}: ${error.message}`);
+  }
+  const made = [];
+  return {
+    skip: false,
+    ...(cluster ? { outage: cluster.outage } : {}),
+    async database() {
+      const name = `test_${randomBytes(6).toString('hex')}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      made.push(name);
+      return withDatabase(serverUrl, name);
+    },
+    async stop() {
+      for (const name of made.splice(0)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      cluster?.stop();
+    },
+  };
 }
 //# sourceMappingURL=postgres.js.map

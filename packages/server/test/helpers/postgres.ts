@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { freePort } from '@aggregation/mock';
 import { skipWhenMissing } from '@aggregation/test-support';
+import pg from 'pg';
 
 export interface TestPostgres {
   /** Why PostgreSQL tests cannot run here; false when they can. */
@@ -36,7 +36,9 @@ export function findPostgresBin(): string | undefined {
   if (config.status === 0) candidates.push(config.stdout.trim());
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((version) => join(debian, version, 'bin')));
   }
   candidates.push(...(process.env.PATH ?? '').split(':').filter(Boolean));

@@ -1,8 +1,9 @@
 // A TCP proxy in front of a server, to make it unreachable and bring it back: `cut()` closes
 // every connection and stops listening (new connections are refused), `restore()` listens
 // again on the same port.
-import { connect, createServer, type Server, type Socket } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 
 export interface TcpProxy {
   port: number;

@@ -1,7 +1,15 @@
 // Smoke program of openapi-generator's typescript-fetch client against a running sandbox server (API_URL).
 // Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when
 // a step failed. Compiled with the generated sources by the tests (see apps/polyglot/README.md).
-import { AccountsApi, Configuration, ModelErrorFromJSON, PaymentsApi, ResponseError, TransactionsApi, type Transaction } from '../../../../../clients/openapi-generator/typescript-fetch/src';
+import {
+  AccountsApi,
+  Configuration,
+  ModelErrorFromJSON,
+  PaymentsApi,
+  ResponseError,
+  type Transaction,
+  TransactionsApi,
+} from '../../../../../clients/openapi-generator/typescript-fetch/src';
 
 const PAGE_SIZE = 25;
 const baseUrl = process.env.API_URL;
@@ -52,7 +60,10 @@ async function main(): Promise<void> {
     for (let fromId: string | undefined; ; ) {
       const page = await transactions.listTransactions({ accountId: checkingId, count: PAGE_SIZE, fromId });
       pages += 1;
-      check(page.every((t, i) => i === 0 || t.date <= page[i - 1]!.date), 'a page is not newest first');
+      check(
+        page.every((t, i) => i === 0 || t.date <= page[i - 1]!.date),
+        'a page is not newest first',
+      );
       seen.push(...page);
       if (page.length < PAGE_SIZE) break;
       fromId = page.at(-1)!.id;

@@ -4,9 +4,9 @@
 // certificate. The enrollment is brought up to date before the handler reads it.
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
-import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
 import { applicationById, versionOf } from '../../domain/applications.ts';
 import { findEnrollmentByToken, usableEnrollment } from '../../domain/enrollments.ts';
+import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
 import { isLiveToken } from '../../domain/ids.ts';
 import { syncEnrollment } from '../../domain/lifecycle.ts';
 import { applySandboxRateLimit } from '../../domain/sandbox-failures.ts';
@@ -57,10 +57,7 @@ export function authenticate(runtime: Runtime, options: AuthOptions = {}): Middl
     }
     if (isLiveToken(token)) {
       if (options.sandboxOnly) {
-        throw forbidden(
-          'The sandbox control API only accepts sandbox access tokens (test_token_...); this is a live token.',
-          'sandbox.live_token',
-        );
+        throw forbidden('The sandbox control API only accepts sandbox access tokens (test_token_...); this is a live token.', 'sandbox.live_token');
       }
       if (!hasClientCertificate(c)) {
         throw badRequest('Live access tokens need the TLS client certificate issued to the application.');

@@ -7,6 +7,7 @@ import { StoreUnavailable } from '../../storage/store.ts';
 
 /** Seconds a client is asked to wait while the database cannot be reached. */
 const UNAVAILABLE_RETRY_AFTER_S = 2;
+
 import type { AppEnv } from '../env.ts';
 
 export type ErrorLogger = (error: unknown, c: Context<AppEnv>) => void;
@@ -14,7 +15,7 @@ export type ErrorLogger = (error: unknown, c: Context<AppEnv>) => void;
 /** The request's stream was aborted before it ended: its body can never be read. */
 function clientWentAway(c: Context<AppEnv>): boolean {
   const incoming = c.env?.incoming;
-  return incoming !== undefined && incoming.destroyed && !incoming.complete;
+  return incoming?.destroyed === true && !incoming.complete;
 }
 
 export function errorResponse(c: Context<AppEnv>, error: unknown, log?: ErrorLogger): Response {

@@ -1,7 +1,6 @@
 // Validates each request against its operation in the bundled description before the
 // handler runs: invalid parameters or bodies answer 422 with `params`, and nothing is written.
 import type { MiddlewareHandler } from 'hono';
-import { setOwn } from '../../contract/own-property.ts';
 import type { RequestValidator } from '../../contract/requests.ts';
 import { ApiError, badRequest, notFound, unprocessable } from '../../domain/errors.ts';
 import { upgradeRequest } from '../../versions/index.ts';
@@ -33,10 +32,10 @@ export function parseForm(text: string): Record<string, unknown> {
     let node = out;
     for (const [index, key] of path.entries()) {
       if (index === path.length - 1) {
-        setOwn(node, key, value);
+        node[key] = value;
       } else {
-        const child = node[key];
-        node = (typeof child === 'object' && child !== null ? child : (node[key] = Object.create(null))) as Record<string, unknown>;
+        if (typeof node[key] !== 'object' || node[key] === null) node[key] = Object.create(null);
+        node = node[key] as Record<string, unknown>;
       }
     }
   }

@@ -1,12 +1,5 @@
 // Payees and Zelle payments.
-import {
-  createPayee,
-  createPayment,
-  listPayments,
-  paymentOf,
-  requirePayments,
-  SCHEMES,
-} from '../../domain/payments.ts';
+import { createPayee, createPayment, listPayments, paymentOf, requirePayments, SCHEMES } from '../../domain/payments.ts';
 import { presentPayee, presentPayment } from '../../domain/present.ts';
 import type { Runtime } from '../env.ts';
 import { apiBody, apiJson, apiJsonList } from '../respond.ts';

@@ -12,17 +12,17 @@ import { DAY_MS, enrollmentNow, isoTime, parseDateTime } from '../../domain/cloc
 import { transact } from '../../domain/context.ts';
 import { createEnrollment } from '../../domain/enrollments.ts';
 import { ApiError, enrollmentDisconnected, unprocessable } from '../../domain/errors.ts';
-import { isApplicationKey } from '../../domain/ids.ts';
-import { checkApplicationLimits, checkEnrollmentLimits } from '../../domain/limits.ts';
 import type { EventPayloads, EventType } from '../../domain/events.ts';
+import { isApplicationKey } from '../../domain/ids.ts';
 import { disconnect, enrollmentStatus, runLifecycle } from '../../domain/lifecycle.ts';
+import { checkApplicationLimits, checkEnrollmentLimits } from '../../domain/limits.ts';
 import { presentAccount } from '../../domain/present.ts';
 import { fireEvent, redeliver, rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../domain/webhooks.ts';
 import { institution } from '../../sandbox/institutions.ts';
 import { DEFAULT_APPLICATION_ID, type DeliveryRow, type EnrollmentRow } from '../../storage/store.ts';
 import { VERSIONS } from '../../versions/index.ts';
 import { refusedUrl } from '../../webhooks/targets.ts';
-import { clientAddressOf, type AppContext, type Runtime } from '../env.ts';
+import { type AppContext, clientAddressOf, type Runtime } from '../env.ts';
 import { tokenOf } from '../middleware/auth.ts';
 import { requestLogScope } from '../request-log.ts';
 import { sandboxBody, sandboxJson } from '../respond.ts';
@@ -59,8 +59,7 @@ async function enrollingApplication(runtime: Runtime, c: AppContext): Promise<st
 export function sandboxRoutes(r: Router, runtime: Runtime): void {
   const sandbox = { document: 'sandbox' } as const;
   const deps = runtime.deps;
-  const applicationOf = (c: AppContext) =>
-    applicationView(c.get('application'), runtime.defaultVersion, enrollmentNow(deps.now, c.get('enrollment')));
+  const applicationOf = (c: AppContext) => applicationView(c.get('application'), runtime.defaultVersion, enrollmentNow(deps.now, c.get('enrollment')));
 
   r.route('post', '/sandbox/applications', { ...sandbox, operationId: 'createSandboxApplication', auth: false }, async (c) => {
     // The body is optional, which the operation's helper types cannot express.
@@ -181,7 +180,12 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
 
   r.route('post', '/sandbox/webhook/secrets', { ...sandbox, operationId: 'rotateSandboxWebhookSecret' }, async (c) => {
     const { expire_current_at } = sandboxBody(c, 'rotateSandboxWebhookSecret');
-    return sandboxJson(c, 'rotateSandboxWebhookSecret', 201, await rotateWebhookSecret(deps, c.get('application').id, parseDateTime(expire_current_at)));
+    return sandboxJson(
+      c,
+      'rotateSandboxWebhookSecret',
+      201,
+      await rotateWebhookSecret(deps, c.get('application').id, parseDateTime(expire_current_at)),
+    );
   });
 
   r.route('post', '/sandbox/events', { ...sandbox, operationId: 'fireSandboxEvent' }, async (c) => {
@@ -195,12 +199,13 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
     return sandboxJson(c, 'listSandboxWebhookDeliveries', 200, rows.map(presentDelivery));
   });
 
-  r.route(
-    'post',
-    '/sandbox/webhook/deliveries/:delivery_id/redeliver',
-    { ...sandbox, operationId: 'redeliverSandboxWebhookDelivery' },
-    async (c) =>
-      sandboxJson(c, 'redeliverSandboxWebhookDelivery', 202, presentDelivery(await redeliver(deps, c.get('application').id, c.req.param('delivery_id')!))),
+  r.route('post', '/sandbox/webhook/deliveries/:delivery_id/redeliver', { ...sandbox, operationId: 'redeliverSandboxWebhookDelivery' }, async (c) =>
+    sandboxJson(
+      c,
+      'redeliverSandboxWebhookDelivery',
+      202,
+      presentDelivery(await redeliver(deps, c.get('application').id, c.req.param('delivery_id')!)),
+    ),
   );
 
   r.route('get', LOGS_PATH, { ...sandbox, operationId: 'streamSandboxLogs' }, (c) => {

@@ -1,7 +1,8 @@
 // Transactions: newest-first lists with keyset pagination (long ones streamed), and single reads.
-import { noteTransactionsFetched, openTransactionList, transactionOf } from '../../domain/transactions.ts';
+
 import { presentTransaction } from '../../domain/present.ts';
 import { applyTransactionsTimeout } from '../../domain/sandbox-failures.ts';
+import { noteTransactionsFetched, openTransactionList, transactionOf } from '../../domain/transactions.ts';
 import type { Runtime } from '../env.ts';
 import { apiJson, apiJsonStream } from '../respond.ts';
 import type { Router } from '../router.ts';
@@ -38,14 +39,9 @@ export function transactionRoutes(r: Router, runtime: Runtime): void {
     });
   });
 
-  r.route(
-    'get',
-    '/accounts/:account_id/transactions/:transaction_id',
-    { ...options, operationId: 'getTransaction' },
-    async (c) => {
-      const account = await pathAccount(c, runtime, { bank: true });
-      const row = await transactionOf(runtime.deps, account, c.req.param('transaction_id')!);
-      return apiJson(c, runtime, 'getTransaction', 200, presentTransaction(c.get('base'), row));
-    },
-  );
+  r.route('get', '/accounts/:account_id/transactions/:transaction_id', { ...options, operationId: 'getTransaction' }, async (c) => {
+    const account = await pathAccount(c, runtime, { bank: true });
+    const row = await transactionOf(runtime.deps, account, c.req.param('transaction_id')!);
+    return apiJson(c, runtime, 'getTransaction', 200, presentTransaction(c.get('base'), row));
+  });
 }

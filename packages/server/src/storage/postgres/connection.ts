@@ -144,9 +144,7 @@ export class PgConnection implements SqlConnection {
     this.bulkInserted.set(name, (this.bulkInserted.get(name) ?? 0) + rows.length);
     for (let start = 0; start < rows.length; start += BATCH_ROWS) {
       const batch = rows.slice(start, start + BATCH_ROWS);
-      await this.query(`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ?::json)`, [
-        JSON.stringify(batch),
-      ]);
+      await this.query(`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ?::json)`, [JSON.stringify(batch)]);
     }
   }
 }

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqlRepos } from '../sql/repos.ts';
 import type { Store } from '../store.ts';
-import { createPool, isRetryable, PgConnection, storeError, type PoolOptions } from './connection.ts';
+import { createPool, isRetryable, PgConnection, type PoolOptions, storeError } from './connection.ts';
 import { migrate } from './migrations.ts';
 
 export type PostgresOptions = PoolOptions;

@@ -191,17 +191,11 @@ export async function migrate(pool: pg.Pool): Promise<void> {
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const applied = new Set(
-      (await client.query<{ version: number }>('SELECT version FROM migrations')).rows.map((row) => row.version),
-    );
+    const applied = new Set((await client.query<{ version: number }>('SELECT version FROM migrations')).rows.map((row) => row.version));
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-        migration.version,
-        migration.name,
-        Date.now(),
-      ]);
+      await client.query('INSERT INTO migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, Date.now()]);
     }
     await client.query('COMMIT');
     client.release();

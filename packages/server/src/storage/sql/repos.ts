@@ -70,10 +70,7 @@ function pageTransactions(conn: SqlConnection, accountId: string, query: Transac
     params.push(query.endDate);
   }
   params.push(query.limit);
-  return conn.all<TransactionRow>(
-    `SELECT * FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC LIMIT ?`,
-    ...params,
-  );
+  return conn.all<TransactionRow>(`SELECT * FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC LIMIT ?`, ...params);
 }
 
 async function countSince(conn: SqlConnection, table: 'applications' | 'enrollments', address: string, since: number): Promise<number> {
@@ -104,24 +101,16 @@ export function sqlRepos(conn: SqlConnection): Repos {
     accounts: {
       insert: async (row) => insert(conn, 'accounts', row),
       listByEnrollment: async (enrollmentId) =>
-        conn.all<AccountRow>(
-          'SELECT * FROM accounts WHERE enrollment_id = ? AND removed_at IS NULL ORDER BY position',
-          enrollmentId,
-        ),
-      get: async (enrollmentId, id) =>
-        conn.get<AccountRow>('SELECT * FROM accounts WHERE id = ? AND enrollment_id = ?', id, enrollmentId),
+        conn.all<AccountRow>('SELECT * FROM accounts WHERE enrollment_id = ? AND removed_at IS NULL ORDER BY position', enrollmentId),
+      get: async (enrollmentId, id) => conn.get<AccountRow>('SELECT * FROM accounts WHERE id = ? AND enrollment_id = ?', id, enrollmentId),
       update: async (id, patch) => update(conn, 'accounts', { id }, patch),
     },
     transactions: {
       insertMany: async (rows) => conn.insertMany('transactions', rows),
-      get: async (accountId, id) =>
-        conn.get<TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?', id, accountId),
+      get: async (accountId, id) => conn.get<TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?', id, accountId),
       page: async (accountId, query) => pageTransactions(conn, accountId, query),
       listPending: async (accountId) =>
-        conn.all<TransactionRow>(
-          "SELECT * FROM transactions WHERE account_id = ? AND status = 'pending' ORDER BY post_date, seq",
-          accountId,
-        ),
+        conn.all<TransactionRow>("SELECT * FROM transactions WHERE account_id = ? AND status = 'pending' ORDER BY post_date, seq", accountId),
       listEnrichmentDue: async (accountId, now) =>
         conn.all<TransactionRow>(
           'SELECT * FROM transactions WHERE account_id = ? AND enrich_at IS NOT NULL AND enrich_at <= ? ORDER BY enrich_at',
@@ -136,19 +125,13 @@ export function sqlRepos(conn: SqlConnection): Repos {
           )
         )?.at ?? null,
       maxSeq: async (accountId) =>
-        (await conn.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM transactions WHERE account_id = ?', accountId))
-          ?.seq ?? 0,
+        (await conn.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM transactions WHERE account_id = ?', accountId))?.seq ?? 0,
       update: async (id, patch) => update(conn, 'transactions', { id }, patch),
       delete: async (id) => conn.run('DELETE FROM transactions WHERE id = ?', id),
     },
     payees: {
       get: async (accountId, scheme, address) =>
-        conn.get<PayeeRow>(
-          'SELECT * FROM payees WHERE account_id = ? AND scheme = ? AND address = ?',
-          accountId,
-          scheme,
-          address,
-        ),
+        conn.get<PayeeRow>('SELECT * FROM payees WHERE account_id = ? AND scheme = ? AND address = ?', accountId, scheme, address),
       upsert: async (row) =>
         conn.run(
           `INSERT INTO payees (account_id, scheme, address, name, type, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -163,8 +146,7 @@ export function sqlRepos(conn: SqlConnection): Repos {
     },
     payments: {
       insert: async (row) => insert(conn, 'payments', row),
-      get: async (accountId, id) =>
-        conn.get<PaymentRow>('SELECT * FROM payments WHERE id = ? AND account_id = ?', id, accountId),
+      get: async (accountId, id) => conn.get<PaymentRow>('SELECT * FROM payments WHERE id = ? AND account_id = ?', id, accountId),
       page: async (accountId, { before, limit }) =>
         before
           ? conn.all<PaymentRow>(
@@ -177,8 +159,7 @@ export function sqlRepos(conn: SqlConnection): Repos {
           : conn.all<PaymentRow>('SELECT * FROM payments WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?', accountId, limit),
     },
     idempotency: {
-      get: async (scope, key) =>
-        conn.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
+      get: async (scope, key) => conn.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
       insert: async (row) => insert(conn, 'idempotency_keys', row),
       delete: async (scope, key) => conn.run('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
     },
@@ -208,14 +189,9 @@ export function sqlRepos(conn: SqlConnection): Repos {
         return claimed.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
       },
       nextDueAt: async () =>
-        (await conn.get<{ at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'"))
-          ?.at ?? null,
+        (await conn.get<{ at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'"))?.at ?? null,
       listDeliveries: async (applicationId, limit) =>
-        conn.all<DeliveryRow>(
-          'SELECT * FROM deliveries WHERE application_id = ? ORDER BY created_at DESC, id DESC LIMIT ?',
-          applicationId,
-          limit,
-        ),
+        conn.all<DeliveryRow>('SELECT * FROM deliveries WHERE application_id = ? ORDER BY created_at DESC, id DESC LIMIT ?', applicationId, limit),
       getDelivery: async (id) => conn.get<DeliveryRow>('SELECT * FROM deliveries WHERE id = ?', id),
       updateDelivery: async (id, patch) => update(conn, 'deliveries', { id }, patch),
     },

@@ -5,12 +5,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { identifier, sqlRepos, type SqlConnection } from '../sql/repos.ts';
-import { StoreUnavailable, UniqueViolation, type Repos, type Store } from '../store.ts';
+import { requireNodeSqlite } from '../../node-version.ts';
+import { identifier, type SqlConnection, sqlRepos } from '../sql/repos.ts';
+import { type Repos, type Store, StoreUnavailable, UniqueViolation } from '../store.ts';
 import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
 import { watchWalIndex } from './wal-index.ts';
-import { requireNodeSqlite } from '../../node-version.ts';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -142,19 +142,13 @@ function migrate(db: DatabaseSync): void {
     name TEXT NOT NULL,
     applied_at INTEGER NOT NULL
   )`);
-  const applied = new Set(
-    (db.prepare('SELECT version FROM migrations').all() as { version: number }[]).map((row) => row.version),
-  );
+  const applied = new Set((db.prepare('SELECT version FROM migrations').all() as { version: number }[]).map((row) => row.version));
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(migration.sql);
-      db.prepare('INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        Date.now(),
-      );
+      db.prepare('INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');

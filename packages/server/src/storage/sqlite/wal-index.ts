@@ -32,10 +32,7 @@ export function watchWalIndex(path: string): WalIndexWatch | undefined {
   const read = Buffer.alloc(HEADER_BYTES);
   const readHeader = (into: Buffer): boolean => readSync(fd, into, 0, HEADER_BYTES, 0) === HEADER_BYTES;
   // The header is in the machine's byte order; `isInit` is byte 12.
-  const known =
-    readHeader(last) &&
-    (endianness() === 'LE' ? last.readUInt32LE(0) : last.readUInt32BE(0)) === WAL_INDEX_VERSION &&
-    last[12] === 1;
+  const known = readHeader(last) && (endianness() === 'LE' ? last.readUInt32LE(0) : last.readUInt32BE(0)) === WAL_INDEX_VERSION && last[12] === 1;
   if (!known) {
     closeSync(fd);
     return undefined;
