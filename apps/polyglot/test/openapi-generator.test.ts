@@ -10,7 +10,6 @@ import { generatorsBundlePath } from '@aggregation/openapi/generators';
 import { skipWhenMissing } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
-  type GeneratorName,
   generators,
   openapiGeneratorVersion,
   outputDir,
