@@ -17,7 +17,7 @@ type Variable = { key: string; value: string; type?: string; description?: strin
 type Header = { key: string; value: string; disabled?: boolean };
 type Query = { key: string; value: string | null; disabled?: boolean };
 type Url = { path?: string[]; query?: Query[]; variable?: Variable[] };
-type Request = { method: string; url: Url; header?: Header[]; auth?: unknown };
+type Request = { method: string; url: Url; header?: Header[]; auth?: unknown; body?: { mode?: string; raw?: string } };
 type Script = { listen: string; script: { type: string; exec: string[] } };
 type Item = { name: string; item?: Item[]; request?: Request; event?: Script[] };
 export type Collection = { info: JsonObject; item: Item[]; variable?: Variable[]; auth?: RequestAuthDefinition; event?: Script[] };
@@ -31,6 +31,8 @@ export const variables = {
   transactionId: 'A transaction of that account.',
   paymentId: 'A payment made from that account.',
   enrollmentId: 'The enrollment of the access token.',
+  applicationKey: 'The key of the application POST /sandbox/applications made; enrollments are made with it.',
+  deliveryId: 'A webhook delivery of that application.',
 } as const;
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -123,7 +125,12 @@ const keepEnrollment = [
 
 /** What a run keeps for the requests after it: the payment made, a transaction listed. */
 const keepIds: Record<string, string[]> = {
+  createSandboxApplication: [`if (pm.response.code === 201) pm.environment.set('applicationKey', pm.response.json().key);`],
   createSandboxEnrollment: keepEnrollment,
+  listSandboxWebhookDeliveries: [
+    `const [latest] = pm.response.code === 200 ? pm.response.json() : [];`,
+    `if (latest) pm.environment.set('deliveryId', latest.id);`,
+  ],
   createPayment: [`if (pm.response.code === 202) pm.environment.set('paymentId', pm.response.json().id);`],
   listTransactions: [
     `const [first] = pm.response.code === 200 ? pm.response.json() : [];`,
@@ -137,13 +144,35 @@ function prepare(item: Item, operation: OperationRef, bundle: OpenApiDocument, d
   for (const query of request.url.query ?? []) {
     // Cursors and date filters from the examples would name data this sandbox does not have.
     if (query.key !== 'count') query.disabled = true;
+    // A stream (the request log) ends only when asked to: a collection run must not wait forever.
+    if (query.key === 'timeout_seconds') Object.assign(query, { disabled: false, value: '1' });
   }
   for (const header of request.header ?? []) {
     if (header.key === 'Service-Version') header.value = (versions as readonly string[]).includes(document) ? document : header.value;
     if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
   }
+  if (operation.operationId === 'createSandboxApplication') {
+    // On the oldest version, so that upgrading it and rolling the upgrade back both succeed in one run.
+    request.body = { mode: 'raw', raw: JSON.stringify({ default_version: versions[versions.length - 1] }, null, 2) };
+  }
+  if (operation.operationId === 'createSandboxEnrollment') {
+    // Enrolled into that application: its key is the Basic username (without one, the default application).
+    request.auth = { type: 'basic', basic: [{ key: 'username', value: '{{applicationKey}}' }, { key: 'password', value: '' }] };
+  }
   const exec = [...testScript(bundle, document, operation), ...(keepIds[operation.operationId] ?? [])];
   item.event = [{ listen: 'test', script: { type: 'text/javascript', exec } }];
+}
+
+/** Operations whose answers every other request needs, in the order they come first in their folder. */
+const firstOperations = ['Create a sandbox application', 'Create a sandbox enrollment'];
+
+function firstThingsFirst(folder: Item): Item {
+  if (!folder.item) return folder;
+  const rank = (item: Item) => {
+    const at = firstOperations.indexOf(item.name);
+    return at < 0 ? firstOperations.length : at;
+  };
+  return { ...folder, item: [...folder.item].sort((a, b) => rank(a) - rank(b)) };
 }
 
 /** The collection of a document, ready to run against the sandbox. */
@@ -163,7 +192,7 @@ export async function buildCollection(bundle: OpenApiDocument, document: Documen
       last.push(item);
       return [];
     });
-  collection.item = keep(collection.item).filter((folder) => !folder.item || folder.item.length > 0);
+  collection.item = keep(collection.item).filter((folder) => !folder.item || folder.item.length > 0).map(firstThingsFirst);
   if (operations.size > 0) throw new Error(`${document}: operations missing from the collection: ${[...operations.keys()].join(', ')}`);
   // DELETE /accounts/{id} before DELETE /accounts, which revokes the token.
   last.sort((a, b) => ((a.request!.url.path?.length ?? 0) > (b.request!.url.path?.length ?? 0) ? -1 : 1));

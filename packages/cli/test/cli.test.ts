@@ -222,8 +222,9 @@ describe('aggregation', () => {
       assert.ok(all.some((d: any) => d.event_id === fired.id && d.status === 'delivered'));
       assert.ok(!(await json([...global, '--token', token, 'deliveries', '--failed'])).some((d: any) => d.status === 'delivered'));
       const table = await run([...global, '--token', token, 'deliveries', '--failed']);
+      // Attempts: one or more, as a retry may already have come and gone on a busy machine.
       assert.match(table.stdout, /^DELIVERY +EVENT +TYPE +STATUS +ATTEMPTS +NEXT ATTEMPT +LAST ANSWER$/m);
-      assert.match(table.stdout, new RegExp(`^${failed.id} +${failing.id} +webhook\\.test +pending +1 +\\S+ +HTTP 500: receiver says no$`, 'm'));
+      assert.match(table.stdout, new RegExp(`^${failed.id} +${failing.id} +webhook\\.test +pending +\\d+ +\\S+ +HTTP 500: receiver says no$`, 'm'));
 
       // Fixed: redeliver sends the same event again, signed afresh.
       answer = 200;
