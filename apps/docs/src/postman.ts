@@ -157,7 +157,13 @@ function prepare(item: Item, operation: OperationRef, bundle: OpenApiDocument, d
   }
   if (operation.operationId === 'createSandboxEnrollment') {
     // Enrolled into that application: its key is the Basic username (without one, the default application).
-    request.auth = { type: 'basic', basic: [{ key: 'username', value: '{{applicationKey}}' }, { key: 'password', value: '' }] };
+    request.auth = {
+      type: 'basic',
+      basic: [
+        { key: 'username', value: '{{applicationKey}}' },
+        { key: 'password', value: '' },
+      ],
+    };
   }
   const exec = [...testScript(bundle, document, operation), ...(keepIds[operation.operationId] ?? [])];
   item.event = [{ listen: 'test', script: { type: 'text/javascript', exec } }];
@@ -192,7 +198,9 @@ export async function buildCollection(bundle: OpenApiDocument, document: Documen
       last.push(item);
       return [];
     });
-  collection.item = keep(collection.item).filter((folder) => !folder.item || folder.item.length > 0).map(firstThingsFirst);
+  collection.item = keep(collection.item)
+    .filter((folder) => !folder.item || folder.item.length > 0)
+    .map(firstThingsFirst);
   if (operations.size > 0) throw new Error(`${document}: operations missing from the collection: ${[...operations.keys()].join(', ')}`);
   // DELETE /accounts/{id} before DELETE /accounts, which revokes the token.
   last.sort((a, b) => ((a.request!.url.path?.length ?? 0) > (b.request!.url.path?.length ?? 0) ? -1 : 1));
