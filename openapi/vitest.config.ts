@@ -5,5 +5,5 @@ export default workspaceTests({
   timeoutMs: 60_000,
   // The scripts are the build's and the lint's entry points, run by those tasks rather than by the tests.
   coverageOf: ['src/**', 'lint/**'],
-  coverageFloor: { statements: 29.71, branches: 18.01, functions: 42.1, lines: 34.68 },
+  coverageFloor: { statements: 39, branches: 25, functions: 56, lines: 44 },
 });
