@@ -4,9 +4,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook } from '@aggregation/client';
 import { ContractValidator, type DocumentName } from '@aggregation/openapi/contract';
 import { afterAll, beforeAll } from 'vitest';
+// The client's source, not its build: the client's own tests depend on this package, so it cannot be a dependency.
+import { verifyWebhook } from '../../../client/src/index.ts';
 import { type App, type AppOptions, createApp } from '../../src/index.ts';
 
 const validators = new Map<DocumentName, ContractValidator>();
