@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signWebhook, verifyWebhook } from '@aggregation/client';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+// The client's source (see helpers/harness.ts).
+import { signWebhook, verifyWebhook } from '../../client/src/index.ts';
 import { openStore, signBody } from '../src/index.ts';
 import { DEFAULT_APPLICATION_ID, type Store } from '../src/storage/store.ts';
 import { backoff, type DeliveryWorker } from '../src/webhooks/worker.ts';
