@@ -170,12 +170,12 @@ function prepare(item: Item, operation: OperationRef, bundle: OpenApiDocument, d
 }
 
 /** Operations whose answers every other request needs, in the order they come first in their folder. */
-const firstOperations = ['Create a sandbox application', 'Create a sandbox enrollment'];
+const firstOperations = ['createSandboxApplication', 'createSandboxEnrollment'];
 
-function firstThingsFirst(folder: Item): Item {
+function firstThingsFirst(folder: Item, operationIdOf: WeakMap<Item, string>): Item {
   if (!folder.item) return folder;
   const rank = (item: Item) => {
-    const at = firstOperations.indexOf(item.name);
+    const at = firstOperations.indexOf(operationIdOf.get(item) ?? '');
     return at < 0 ? firstOperations.length : at;
   };
   return { ...folder, item: [...folder.item].sort((a, b) => rank(a) - rank(b)) };
@@ -186,13 +186,15 @@ export async function buildCollection(bundle: OpenApiDocument, document: Documen
   const collection = await convert(bundle);
   const operations = new Map(listOperations(bundle).map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation]));
   const last: Item[] = [];
+  const operationIdOf = new WeakMap<Item, string>();
   const keep = (items: Item[]): Item[] =>
     items.flatMap((item) => {
       if (item.item) return [{ ...item, item: keep(item.item) }];
-      const operation = operations.get(`${item.request!.method} ${templateOf(item.request!.url.path)}`);
-      if (!operation)
-        throw new Error(`${item.name}: no operation of ${document} matches ${item.request!.method} ${templateOf(item.request!.url.path)}`);
-      operations.delete(`${item.request!.method} ${templateOf(item.request!.url.path)}`);
+      const key = `${item.request!.method} ${templateOf(item.request!.url.path)}`;
+      const operation = operations.get(key);
+      if (!operation) throw new Error(`${item.name}: no operation of ${document} matches ${key}`);
+      operations.delete(key);
+      operationIdOf.set(item, operation.operationId);
       prepare(item, operation, bundle, document);
       if (!endsTheData(operation)) return [item];
       last.push(item);
@@ -200,7 +202,7 @@ export async function buildCollection(bundle: OpenApiDocument, document: Documen
     });
   collection.item = keep(collection.item)
     .filter((folder) => !folder.item || folder.item.length > 0)
-    .map(firstThingsFirst);
+    .map((folder) => firstThingsFirst(folder, operationIdOf));
   if (operations.size > 0) throw new Error(`${document}: operations missing from the collection: ${[...operations.keys()].join(', ')}`);
   // DELETE /accounts/{id} before DELETE /accounts, which revokes the token.
   last.sort((a, b) => ((a.request!.url.path?.length ?? 0) > (b.request!.url.path?.length ?? 0) ? -1 : 1));
