@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 
-const tasks = ['lint', 'lint:biome', 'typecheck', 'test'];
+const tasks = ['lint', 'lint:biome', 'lint:cycles', 'typecheck', 'test'];
 const turbo = spawn('turbo', ['run', ...tasks, ...process.argv.slice(2)], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env },
