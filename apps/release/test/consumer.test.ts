@@ -109,12 +109,13 @@ describe('the packed npm packages, installed outside the repository', () => {
     const response = await fetch(`${baseUrl}/accounts`, { headers: { authorization: `Basic ${btoa(`${token}:`)}` } });
     expectedAccountTypes = ((await response.json()) as { type: string }[]).map((account) => account.type);
     assert.ok(expectedAccountTypes.length > 0);
-  });
+    // npm installs every tarball and its dependencies from the registry: minutes on a busy machine.
+  }, 300_000);
 
   afterAll(async () => {
     sandbox?.kill();
     if (sandbox && sandbox.exitCode === null) await once(sandbox, 'exit');
-    if (project) await rm(project, { recursive: true, force: true });
+    if (project) await rm(project, { recursive: true, force: true, maxRetries: 3 });
   });
 
   const input = () => ({ baseUrl, token, body: webhookBody, header: webhookHeader, secret, now: timestamp * 1000 });

@@ -165,8 +165,11 @@ describe('shutdown', () => {
 });
 
 describe('rate limiting', () => {
+  // One request per 100 s: no token comes back while a test runs, however slow the machine is.
+  const NO_REFILL = 0.01;
+
   test('429 rate_limited with Retry-After when a caller exceeds its budget', async () => {
-    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 3 } });
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: NO_REFILL, burst: 3 } });
     try {
       const call = caller((request) => fetch(request), running.url);
       const statuses: number[] = [];
@@ -199,7 +202,7 @@ describe('rate limiting', () => {
   const withPassword = (token: string, password: string) => `Basic ${Buffer.from(`${token}:${password}`).toString('base64')}`;
 
   test('a token is one caller whatever password comes with it', async () => {
-    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 3 }, readCache: false });
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: NO_REFILL, burst: 3 }, readCache: false });
     try {
       // Enrolled in-process: the enrollment's bucket is the only one the requests below can use.
       const { token } = await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' });
@@ -212,7 +215,7 @@ describe('rate limiting', () => {
   });
 
   test('unauthenticated routes count by client address, whatever Authorization says', async () => {
-    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 3 } });
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: NO_REFILL, burst: 3 } });
     try {
       const seen = await statuses(5, (i) =>
         fetch(`${running.url}/sandbox/enrollments`, {
@@ -231,7 +234,7 @@ describe('rate limiting', () => {
   });
 
   test('replayed reads count against the same caller as rendered ones', async () => {
-    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: 1, burst: 3 } });
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: NO_REFILL, burst: 3 } });
     try {
       const { token } = await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' });
       // a, a (replayed), b, b (replayed): four requests of one enrollment.
