@@ -4,6 +4,7 @@ import createFetchClient, { type Client } from 'openapi-fetch';
 import { authorizedRequest, checkToken } from './auth.ts';
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
 import { ApiError, ConfigurationError } from './errors.ts';
+import type { FetchLike } from './fetch-like.ts';
 import {
   type AccountWithLinks,
   assertSupportsPayments,
@@ -15,7 +16,7 @@ import {
   type PaymentResult,
 } from './payments.ts';
 import { attachResponse, describeResponse, type ResponseInfo } from './response-info.ts';
-import { createRetryingSend, type FetchLike, type RetryOptions } from './retry.ts';
+import { createRetryingSend, type RetryOptions } from './retry.ts';
 import {
   type IterateOptions,
   iteratePages,

@@ -36,6 +36,7 @@ export {
   PaymentsNotSupportedError,
   REQUEST_ID_HEADER,
 } from './errors.ts';
+export type { FetchLike } from './fetch-like.ts';
 export {
   type AccountWithLinks,
   assertSupportsPayments,
@@ -53,7 +54,6 @@ export {
   backoffDelay,
   createRetryingFetch,
   defaultRetryStatuses,
-  type FetchLike,
   isRetryable,
   type RetryInfo,
   type RetryOptions,
