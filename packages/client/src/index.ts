@@ -25,6 +25,7 @@ export {
   ConfigurationError,
   ConnectionError,
   disconnectReason,
+  type ErrorCode,
   ErrorCodes,
   isAccountClosed,
   isApiError,
