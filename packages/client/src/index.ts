@@ -3,13 +3,10 @@
 export { basicAuthorization, isLiveToken, isSandboxToken } from './auth.ts';
 export {
   type AggregationClient,
-  type CallOptions,
   type ClientOptions,
-  type CreatePaymentOptions,
   createClient,
   DEFAULT_BASE_URL,
   DEFAULT_TIMEOUT_MS,
-  type TransactionSyncOptions,
 } from './client.ts';
 export { codeReason, codeStartsWith, codeTokens } from './codes.ts';
 export type { ConnectionFailure } from './connection-failure.ts';
@@ -50,6 +47,9 @@ export {
   type PaymentResult,
   supportsPayments,
 } from './payments.ts';
+export type { CallOptions } from './request.ts';
+export type { CreatePaymentOptions } from './resources/payments.ts';
+export type { TransactionSyncOptions } from './resources/transactions.ts';
 export { getResponseInfo, type ResponseInfo } from './response-info.ts';
 export {
   backoffDelay,
