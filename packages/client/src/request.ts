@@ -18,7 +18,8 @@ type Every<U> = (U extends unknown ? (every: U) => void : never) extends (every:
 
 /**
  * The path templates that have `M` in every version: a named method works whichever version its client was made for,
- * so a path only one version has, or a misspelt one, does not compile.
+ * so a path only one version has, or a misspelt one, does not compile. Each version's paths are wrapped in a tuple so
+ * that `Every` intersects the versions' sets of paths, not the paths one by one.
  */
 export type OperationPath<M extends Method> = Every<{ [V in Version]: [PathsWithMethod<Paths<V>, Lowercase<M>>] }[Version]>[0];
 
