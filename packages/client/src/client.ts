@@ -1,50 +1,21 @@
-// createClient: the raw openapi-fetch client typed by the chosen version's `paths`, plus named methods that turn
-// error responses into ApiError, MFA answers into a distinct result, and pages into iterators.
+// createClient: the raw openapi-fetch client typed by the chosen version's `paths`, and the resource modules
+// (resources/) over the one typed request helper (request.ts) that sends on it: they turn error responses into
+// ApiError, MFA answers into a distinct result, and pages into iterators.
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { authorizedRequest, checkToken } from './auth.ts';
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
-import { ApiError, ConfigurationError } from './errors.ts';
-import {
-  type AccountWithLinks,
-  assertSupportsPayments,
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENT_REPLAYED_HEADER,
-  isMfaChallenge,
-  newIdempotencyKey,
-  type PayeeResult,
-  type PaymentResult,
-} from './payments.ts';
-import { attachResponse, describeResponse, type ResponseInfo } from './response-info.ts';
-import { createRetryingSend, type FetchLike, type RetryOptions } from './retry.ts';
-import {
-  type IterateOptions,
-  iteratePages,
-  iterateTransactions,
-  type PageFetcher,
-  type PageQuery,
-  type SyncOptions,
-  type SyncResult,
-  syncTransactions,
-  type TransactionLike,
-} from './transactions.ts';
+import { ConfigurationError } from './errors.ts';
+import type { FetchLike } from './fetch-like.ts';
+import { createRequest } from './request.ts';
+import { type AccountsResource, accountsResource, KnownAccountLinks } from './resources/accounts.ts';
+import { type EntrypointResource, entrypointResource } from './resources/entrypoint.ts';
+import { type InstitutionsResource, institutionsResource } from './resources/institutions.ts';
+import { type PayeesResource, payeesResource } from './resources/payees.ts';
+import { type PaymentsResource, paymentsResource } from './resources/payments.ts';
+import { type TransactionsResource, transactionsResource } from './resources/transactions.ts';
+import { createRetryingSend, type RetryOptions } from './retry.ts';
 import { signalTransport, type Transport } from './transport.ts';
-import {
-  type Account,
-  type AccountBalances,
-  type AccountDetails,
-  type CreatePayeeRequest,
-  type CreatePaymentRequest,
-  type CurrentVersion,
-  type Entrypoint,
-  type Institution,
-  type Paths,
-  type Payment,
-  type PaymentSchemes,
-  type Transaction,
-  type TransactionQuery,
-  type Version,
-  versions,
-} from './versions.ts';
+import { type CurrentVersion, type Paths, type Version, versions } from './versions.ts';
 
 /** Used when no `baseUrl` is given: the `servers` entry of the description. */
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
@@ -79,20 +50,6 @@ export type ClientOptions<V extends Version = CurrentVersion> = {
   onEnrollmentStatus?: (status: EnrollmentStatus, response: Response) => void;
 };
 
-export type CallOptions = { signal?: AbortSignal; headers?: Record<string, string> };
-
-export type CreatePaymentOptions = CallOptions & {
-  /** Defaults to a fresh UUID per call. Pass the key of an earlier attempt to retry that same payment. */
-  idempotencyKey?: string;
-  /**
-   * When `account` is an id and its links are not known yet, the account is fetched first to check that it
-   * supports payments. Default true.
-   */
-  checkAccount?: boolean;
-};
-
-export type TransactionSyncOptions<V extends Version> = SyncOptions<Transaction<V> & TransactionLike>;
-
 export type AggregationClient<V extends Version = CurrentVersion> = {
   /** The version sent as `Service-Version`, if one was chosen. */
   readonly version: V | undefined;
@@ -101,57 +58,14 @@ export type AggregationClient<V extends Version = CurrentVersion> = {
   /** The last `Service-Enrollment-Status` seen on any response of this client. */
   readonly enrollmentStatus: EnrollmentStatus | undefined;
 
-  accounts: {
-    list(options?: CallOptions): Promise<Account<V>[]>;
-    get(accountId: string, options?: CallOptions): Promise<Account<V>>;
-    /** Removes this application's access to one account (204). */
-    delete(accountId: string, options?: CallOptions): Promise<ResponseInfo>;
-    /** Removes access to every account of the token's enrollment (204). */
-    deleteAll(options?: CallOptions): Promise<ResponseInfo>;
-    /** Account and routing numbers; 404 while microdeposit verification is pending or expired. */
-    details(accountId: string, options?: CallOptions): Promise<AccountDetails<V>>;
-    balances(accountId: string, options?: CallOptions): Promise<AccountBalances<V>>;
-  };
-  transactions: {
-    /** One page, exactly as the query asks. */
-    list(accountId: string, query?: TransactionQuery<V>, options?: CallOptions): Promise<Transaction<V>[]>;
-    get(accountId: string, transactionId: string, options?: CallOptions): Promise<Transaction<V>>;
-    /** Every transaction of a date range, paging with `count` and `from_id`. */
-    iterate(accountId: string, options?: IterateOptions): AsyncGenerator<Transaction<V>, void, undefined>;
-    /** The same walk, a page at a time. */
-    pages(accountId: string, options?: IterateOptions): AsyncGenerator<Transaction<V>[], void, undefined>;
-    /** Reads the window since the last sync and reconciles it with the stored transactions. */
-    sync(accountId: string, options?: TransactionSyncOptions<V>): Promise<SyncResult<Transaction<V>>>;
-  };
-  payees: {
-    create(accountId: string, payee: CreatePayeeRequest<V>, options?: CallOptions): Promise<PayeeResult<V>>;
-  };
-  payments: {
-    /** `OPTIONS /accounts/{account_id}/payments`: the schemes the account can pay with. */
-    schemes(accountId: string, options?: CallOptions): Promise<PaymentSchemes<V>>;
-    /**
-     * Sends a payment with an `Idempotency-Key`. Refuses accounts whose links have no `payments`
-     * ({@link PaymentsNotSupportedError}). Resolves to a payment or to an MFA challenge.
-     */
-    create(account: string | AccountWithLinks, payment: CreatePaymentRequest<V>, options?: CreatePaymentOptions): Promise<PaymentResult<V>>;
-    list(accountId: string, options?: CallOptions): Promise<Payment<V>[]>;
-    get(accountId: string, paymentId: string, options?: CallOptions): Promise<Payment<V>>;
-  };
-  institutions: {
-    list(options?: CallOptions): Promise<Institution<V>[]>;
-  };
+  accounts: AccountsResource<V>;
+  transactions: TransactionsResource<V>;
+  payees: PayeesResource<V>;
+  payments: PaymentsResource<V>;
+  institutions: InstitutionsResource<V>;
   /** `GET /`: links to the top-level collections (`accounts`, `institutions`); needs no token. */
-  entrypoint(options?: CallOptions): Promise<Entrypoint<V>>;
+  entrypoint: EntrypointResource<V>;
 };
-
-type Method = 'GET' | 'POST' | 'DELETE' | 'OPTIONS';
-type LooseInit = {
-  params?: { path?: Record<string, string>; query?: Record<string, unknown> };
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-};
-type LooseClient = { request(method: string, url: string, init?: LooseInit): Promise<{ data?: unknown; error?: unknown; response: Response }> };
 
 export function createClient<V extends Version = CurrentVersion>(options: ClientOptions<V>): AggregationClient<V> {
   return createClientWith(options);
@@ -193,154 +107,21 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
     // signal apart, to time attempts out without copying the Request).
     Request: authorizedRequest(options.token, BaseRequest),
   });
-  const loose = raw as unknown as LooseClient;
+  const request = createRequest(raw);
+  const known = new KnownAccountLinks();
+  const accounts = accountsResource<V>(request, known);
 
-  // Links learned from account reads, so a payment after `accounts.list` needs no extra request for its guard.
-  const paymentsCapability = new Map<string, boolean>();
-  const remember = (account: unknown) => {
-    const candidate = account as Partial<AccountWithLinks> | undefined;
-    if (typeof candidate?.id === 'string' && candidate.links) {
-      paymentsCapability.set(candidate.id, typeof candidate.links.payments === 'string');
-    }
-  };
-
-  function send(method: Method, path: string, init: LooseInit, call?: CallOptions) {
-    if (call) init = { ...init, ...(call.signal ? { signal: call.signal } : {}), headers: { ...call.headers, ...init.headers } };
-    return loose.request(method, path, init);
-  }
-
-  /** The result's data, or the ApiError of a response that is not 2xx. */
-  function succeeded(result: Awaited<ReturnType<typeof send>>, method: Method, path: string) {
-    if (!result.response.ok) throw ApiError.fromResponse(result.response, result.error, `${method} ${path}`);
-    return result;
-  }
-
-  async function read<T>(method: Method, path: string, init: LooseInit, call?: CallOptions): Promise<T> {
-    const { data, response } = succeeded(await send(method, path, init, call), method, path);
-    return attachResponse(data as T, response);
-  }
-
-  async function empty(method: Method, path: string, init: LooseInit, call?: CallOptions): Promise<ResponseInfo> {
-    const { response } = succeeded(await send(method, path, init, call), method, path);
-    return describeResponse(response);
-  }
-
-  const account = (accountId: string) => ({ path: { account_id: requireId(accountId, 'accountId') } });
-
-  const pageFetcher =
-    (accountId: string): PageFetcher<Transaction<V> & TransactionLike> =>
-    (query: PageQuery, signal?: AbortSignal) =>
-      read('GET', '/accounts/{account_id}/transactions', { params: { ...account(accountId), query } }, signal ? { signal } : undefined);
-
-  const client: AggregationClient<V> = {
+  return {
     version: options.version,
     raw,
     get enrollmentStatus() {
       return lastEnrollmentStatus;
     },
-
-    accounts: {
-      async list(call) {
-        const accounts = await read<Account<V>[]>('GET', '/accounts', {}, call);
-        if (Array.isArray(accounts)) accounts.forEach(remember);
-        return accounts;
-      },
-      async get(accountId, call) {
-        const result = await read<Account<V>>('GET', '/accounts/{account_id}', { params: account(accountId) }, call);
-        remember(result);
-        return result;
-      },
-      delete: async (accountId, call) => empty('DELETE', '/accounts/{account_id}', { params: account(accountId) }, call),
-      deleteAll: async (call) => empty('DELETE', '/accounts', {}, call),
-      details: async (accountId, call) => read('GET', '/accounts/{account_id}/details', { params: account(accountId) }, call),
-      balances: async (accountId, call) => read('GET', '/accounts/{account_id}/balances', { params: account(accountId) }, call),
-    },
-
-    transactions: {
-      list: async (accountId, query, call) =>
-        read('GET', '/accounts/{account_id}/transactions', { params: { ...account(accountId), query: query ?? {} } }, call),
-      get: async (accountId, transactionId, call) =>
-        read(
-          'GET',
-          '/accounts/{account_id}/transactions/{transaction_id}',
-          { params: { path: { ...account(accountId).path, transaction_id: requireId(transactionId, 'transactionId') } } },
-          call,
-        ),
-      iterate: (accountId, iterateOptions) => iterateTransactions(pageFetcher(accountId), iterateOptions),
-      pages: (accountId, iterateOptions) => iteratePages(pageFetcher(accountId), iterateOptions),
-      sync: async (accountId, syncOptions) => syncTransactions(pageFetcher(accountId), syncOptions),
-    },
-
-    payees: {
-      async create(accountId, payee, call) {
-        const path = '/accounts/{account_id}/payees';
-        const { data, response } = succeeded(await send('POST', path, { params: account(accountId), body: payee }, call), 'POST', path);
-        if (isMfaChallenge(data)) {
-          return { kind: 'mfa', connectToken: data.connect_token, challenge: attachResponse(data, response) } as PayeeResult<V>;
-        }
-        return { kind: 'payee', payee: attachResponse(data, response) } as PayeeResult<V>;
-      },
-    },
-
-    payments: {
-      schemes: async (accountId, call) => read('OPTIONS', '/accounts/{account_id}/payments', { params: account(accountId) }, call),
-      async create(target, payment, call = {}) {
-        const accountId = typeof target === 'string' ? target : target.id;
-        if (typeof target !== 'string') {
-          assertSupportsPayments(target);
-        } else if (paymentsCapability.has(accountId)) {
-          if (!paymentsCapability.get(accountId)) assertSupportsPayments({ id: accountId, links: {} });
-        } else if (call.checkAccount !== false) {
-          assertSupportsPayments((await client.accounts.get(accountId, call)) as unknown as AccountWithLinks);
-        }
-        const idempotencyKey = call.idempotencyKey ?? headerValue(call.headers, IDEMPOTENCY_KEY_HEADER) ?? newIdempotencyKey();
-        // The key is a header of the one Request object; every retry sends a clone of it, key included.
-        const path = '/accounts/{account_id}/payments';
-        const init = { params: account(accountId), body: payment, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } };
-        const { data, response } = succeeded(await send('POST', path, init, call), 'POST', path);
-        if (isMfaChallenge(data)) {
-          return {
-            kind: 'mfa',
-            connectToken: data.connect_token,
-            challenge: attachResponse(data, response),
-            idempotencyKey,
-          } as PaymentResult<V>;
-        }
-        return {
-          kind: 'payment',
-          payment: attachResponse(data, response),
-          status: response.status,
-          idempotencyKey,
-          replayed: response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
-        } as PaymentResult<V>;
-      },
-      list: async (accountId, call) => read('GET', '/accounts/{account_id}/payments', { params: account(accountId) }, call),
-      get: async (accountId, paymentId, call) =>
-        read(
-          'GET',
-          '/accounts/{account_id}/payments/{payment_id}',
-          { params: { path: { ...account(accountId).path, payment_id: requireId(paymentId, 'paymentId') } } },
-          call,
-        ),
-    },
-
-    institutions: {
-      list: async (call) => read('GET', '/institutions', {}, call),
-    },
-
-    entrypoint: async (call) => read('GET', '/', {}, call),
+    accounts,
+    transactions: transactionsResource<V>(request),
+    payees: payeesResource<V>(request),
+    payments: paymentsResource<V>(request, known, accounts),
+    institutions: institutionsResource<V>(request),
+    entrypoint: entrypointResource<V>(request),
   };
-  return client;
-}
-
-/** An empty id would turn `/accounts/{account_id}` into `/accounts/`, a different operation. */
-function requireId(id: string, name: string): string {
-  if (typeof id !== 'string' || id === '') throw new TypeError(`${name} must be a non-empty string`);
-  return id;
-}
-
-function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : headers[key];
 }

@@ -1,24 +1,21 @@
+import { errorCodes } from '@aggregation/types/error-codes';
 import { codeReason, codeStartsWith } from './codes.ts';
 import { type ConnectionFailure, connectionFailureOf } from './connection-failure.ts';
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
 
-/** Codes the contract names; the server may send others, and any of them may carry trailing reason tokens. */
+/**
+ * Every code the description declares, generated from its `x-error-codes`. A family (`account.closed`) may carry
+ * reason tokens after its own, and a server newer than this client may send codes it does not list yet.
+ */
 export const ErrorCodes = {
-  badRequest: 'bad_request',
-  unauthorized: 'unauthorized',
-  forbidden: 'forbidden',
-  notFound: 'not_found',
-  verificationPending: 'account_number_verification_pending',
-  verificationExpired: 'account_number_verification_expired',
-  enrollmentDisconnected: 'enrollment.disconnected',
-  accountClosed: 'account.closed',
-  unprocessableEntity: 'unprocessable_entity',
-  idempotencyKeyReused: 'idempotency_key_reused',
-  paymentsNotSupported: 'payments.not_supported',
-  rateLimited: 'rate_limited',
-  badGateway: 'bad_gateway',
-  serviceUnavailable: 'service_unavailable',
+  ...errorCodes,
+  /** @deprecated Named `accountNumberVerificationPending`, as in the description. */
+  verificationPending: errorCodes.accountNumberVerificationPending,
+  /** @deprecated Named `accountNumberVerificationExpired`, as in the description. */
+  verificationExpired: errorCodes.accountNumberVerificationExpired,
 } as const;
+
+export type { ErrorCode } from '@aggregation/types/error-codes';
 
 /** Families whose trailing tokens are a reason (`account.closed.<reason>`). */
 const reasonFamilies = [ErrorCodes.accountClosed, ErrorCodes.enrollmentDisconnected];
@@ -161,12 +158,12 @@ export function disconnectReason(error: unknown): string | undefined {
 
 /** Account details are waiting for the microdeposit verification. */
 export function isVerificationPending(error: unknown): error is ApiError {
-  return isApiError(error) && error.hasCode(ErrorCodes.verificationPending);
+  return isApiError(error) && error.hasCode(ErrorCodes.accountNumberVerificationPending);
 }
 
 /** The microdeposit verification was not completed within 7 days. */
 export function isVerificationExpired(error: unknown): error is ApiError {
-  return isApiError(error) && error.hasCode(ErrorCodes.verificationExpired);
+  return isApiError(error) && error.hasCode(ErrorCodes.accountNumberVerificationExpired);
 }
 
 export function isRateLimited(error: unknown): error is ApiError {

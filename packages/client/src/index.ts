@@ -3,13 +3,10 @@
 export { basicAuthorization, isLiveToken, isSandboxToken } from './auth.ts';
 export {
   type AggregationClient,
-  type CallOptions,
   type ClientOptions,
-  type CreatePaymentOptions,
   createClient,
   DEFAULT_BASE_URL,
   DEFAULT_TIMEOUT_MS,
-  type TransactionSyncOptions,
 } from './client.ts';
 export { codeReason, codeStartsWith, codeTokens } from './codes.ts';
 export type { ConnectionFailure } from './connection-failure.ts';
@@ -25,6 +22,7 @@ export {
   ConfigurationError,
   ConnectionError,
   disconnectReason,
+  type ErrorCode,
   ErrorCodes,
   isAccountClosed,
   isApiError,
@@ -36,6 +34,7 @@ export {
   PaymentsNotSupportedError,
   REQUEST_ID_HEADER,
 } from './errors.ts';
+export type { FetchLike } from './fetch-like.ts';
 export {
   type AccountWithLinks,
   assertSupportsPayments,
@@ -48,12 +47,14 @@ export {
   type PaymentResult,
   supportsPayments,
 } from './payments.ts';
+export type { CallOptions } from './request.ts';
+export type { CreatePaymentOptions } from './resources/payments.ts';
+export type { TransactionSyncOptions } from './resources/transactions.ts';
 export { getResponseInfo, type ResponseInfo } from './response-info.ts';
 export {
   backoffDelay,
   createRetryingFetch,
   defaultRetryStatuses,
-  type FetchLike,
   isRetryable,
   type RetryInfo,
   type RetryOptions,

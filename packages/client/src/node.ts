@@ -5,8 +5,8 @@
 import { Agent, getGlobalDispatcher } from 'undici';
 import { type AggregationClient, type ClientOptions, createClientWith } from './client.ts';
 import { ConfigurationError } from './errors.ts';
+import type { FetchLike } from './fetch-like.ts';
 import { dispatcherTransport } from './node-transport.ts';
-import type { FetchLike } from './retry.ts';
 import type { CurrentVersion, Version } from './versions.ts';
 
 export * from './index.ts';

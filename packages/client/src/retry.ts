@@ -1,13 +1,7 @@
 import { connectionFailureOf, failureDescriptions } from './connection-failure.ts';
 import { ConnectionError, parseRetryAfterSeconds } from './errors.ts';
+import type { FetchLike } from './fetch-like.ts';
 import { callerSignal, type SendAttempt, signalTransport } from './transport.ts';
-
-/**
- * Any fetch taking a Request: the global one, a test double, or an in-process app's `fetch` (Hono's `app.fetch`).
- * `init.signal`, when given, is the attempt's: a fetch that sends over a network passes `init` on. The same signal is
- * the Request's `signal`.
- */
-export type FetchLike = (request: Request, init?: { signal?: AbortSignal }) => Response | Promise<Response>;
 
 export type RetryInfo = {
   /** 1 for the first retry. */

@@ -6,7 +6,7 @@ import createFetchClient, { type Client } from 'openapi-fetch';
 import { authorizedRequest, isLiveToken } from './auth.ts';
 import { DEFAULT_BASE_URL } from './client.ts';
 import { ConfigurationError } from './errors.ts';
-import type { FetchLike } from './retry.ts';
+import type { FetchLike } from './fetch-like.ts';
 
 export type { SandboxPaths };
 

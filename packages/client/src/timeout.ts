@@ -3,7 +3,7 @@
 // attempt's signal to the fetch as `init.signal`, where the platform's fetch takes it from (and links it once). The
 // Request still answers `signal` with the attempt's signal, for a fetch that reads it from there.
 import { ConnectionError } from './errors.ts';
-import type { FetchLike } from './retry.ts';
+import type { FetchLike } from './fetch-like.ts';
 
 /**
  * A Request that keeps the caller's signal apart instead of linking it, with a controller of its own; its signal,

@@ -1,7 +1,7 @@
 // How a client sends one attempt of a call and gives it up when no response comes in time. The core's transport
 // sends through a fetch and times attempts out with an abort signal (timeout.ts), which any fetch understands; the
 // Node entry supplies one for Node's own fetch that needs no signal (node-transport.ts).
-import type { FetchLike } from './retry.ts';
+import type { FetchLike } from './fetch-like.ts';
 import { AbortableRequest, fetchWithTimeout, hasTimeout } from './timeout.ts';
 
 /**

@@ -16,10 +16,16 @@ const executablePath = candidates.find((path) => existsSync(path));
 const skip = executablePath ? false : 'Chromium is not installed (Debian package `chromium`, or set CHROMIUM_PATH)';
 
 const src = join(import.meta.dirname, '..', 'src');
+/** The packages the core imports, each served at `/vendor/<name>` where the page's import map sends it. */
+const vendor = new Map([
+  ['openapi-fetch', join(repoRoot, 'node_modules', 'openapi-fetch', 'dist', 'index.mjs')],
+  ['@aggregation/types/error-codes', join(repoRoot, 'packages', 'types', 'dist', 'error-codes.js')],
+]);
+const importMap = { imports: Object.fromEntries([...vendor.keys()].map((name) => [name, `/vendor/${name}`])) };
 // The page loads the core itself: a dynamic import() inside tab.evaluate would be rewritten by the test runner's
 // module transform before it reaches the browser.
 const page = `<!doctype html><meta charset="utf-8">
-<script type="importmap">{"imports": {"openapi-fetch": "/vendor/openapi-fetch.mjs"}}</script>
+<script type="importmap">${JSON.stringify(importMap)}</script>
 <script type="module">window.core = import('/src/index.ts');</script>`;
 
 describe.skipIf(skip)('in a browser (headless Chromium)', () => {
@@ -32,10 +38,8 @@ describe.skipIf(skip)('in a browser (headless Chromium)', () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname === '/') return res.writeHead(200, { 'Content-Type': 'text/html' }).end(page);
-      if (url.pathname === '/vendor/openapi-fetch.mjs') {
-        const file = join(repoRoot, 'node_modules', 'openapi-fetch', 'dist', 'index.mjs');
-        return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(readFileSync(file));
-      }
+      const vendored = url.pathname.startsWith('/vendor/') && vendor.get(url.pathname.slice('/vendor/'.length));
+      if (vendored) return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(readFileSync(vendored));
       if (url.pathname.startsWith('/src/') && url.pathname.endsWith('.ts')) {
         const file = normalize(join(src, url.pathname.slice('/src/'.length)));
         if (!file.startsWith(src) || !existsSync(file)) return res.writeHead(404).end();

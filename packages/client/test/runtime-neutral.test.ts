@@ -11,12 +11,13 @@ const nodeGlobals = /\b(process\.|Buffer\.|require\(|__dirname)/;
 const nodeEntry = /^node(-[\w-]+)?\.ts$/;
 
 it('core modules import nothing Node-only and use no Node globals', () => {
-  const files = readdirSync(src).filter((file) => file.endsWith('.ts') && !nodeEntry.test(file));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !nodeEntry.test(file));
   assert.ok(files.includes('index.ts'));
+  assert.ok(files.includes(join('resources', 'accounts.ts')), 'the resource modules are checked too');
   for (const file of files) {
     const text = readFileSync(join(src, file), 'utf8');
     assert.doesNotMatch(text, nodeOnly, `${file} imports a Node-only module`);
     assert.doesNotMatch(text, nodeGlobals, `${file} uses a Node global`);
-    assert.doesNotMatch(text, /from\s+['"]\.\/node(-[\w-]+)?\.ts['"]/, `${file} imports the Node entry`);
+    assert.doesNotMatch(text, /from\s+['"](\.\.?\/)+node(-[\w-]+)?\.ts['"]/, `${file} imports the Node entry`);
   }
 });
