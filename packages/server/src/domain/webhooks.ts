@@ -7,7 +7,6 @@ import { ApiError, notFound } from './errors.ts';
 import { type EventPayloads, type EventType, type NewEvent, queueDelivery } from './events.ts';
 import { newId, newWebhookSecret } from './ids.ts';
 import { disconnectedStatus } from './lifecycle.ts';
-import { presentTransaction } from './present.ts';
 
 /** Secrets that still sign at `now` (real time): the current one first, then by expiry. */
 export function activeSecrets(rows: WebhookSecretRow[], now: number): WebhookSecretRow[] {
@@ -101,6 +100,12 @@ export async function fireEvent<T extends EventType>(
   return { id, type, timestamp: isoTime(at), payload: body };
 }
 
+/** Deliveries the sandbox shows: the application's latest. */
+const DELIVERY_LOG_SIZE = 100;
+
+export const recentDeliveries = (deps: Deps, applicationId: string): Promise<DeliveryRow[]> =>
+  deps.store.outbox.listDeliveries(applicationId, DELIVERY_LOG_SIZE);
+
 /**
  * Sends a delivery's event again as a new delivery to the current URL (the worker signs it afresh); the earlier
  * delivery stays as it was.
@@ -138,7 +143,7 @@ async function buildPayload(deps: Deps, enrollment: EnrollmentRow, type: EventTy
       const transactions = [];
       for (const account of await deps.store.accounts.listByEnrollment(enrollment.id)) {
         const rows = await deps.store.transactions.page(account.id, { limit: 5 });
-        transactions.push(...rows.map((row) => presentTransaction(deps.publicUrl, row)));
+        transactions.push(...rows.map(deps.eventTransaction));
       }
       return { enrollment_id: enrollment.id, transactions };
     }

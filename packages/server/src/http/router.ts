@@ -4,6 +4,7 @@ import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppContext, AppEnv, Runtime } from './env.ts';
 import { authenticate } from './middleware/auth.ts';
 import { enrollmentStatusHeader } from './middleware/enrollment-status.ts';
+import { syncTokenEnrollment } from './middleware/enrollment-sync.ts';
 import { rateLimitByAddress } from './middleware/rate-limit.ts';
 import { type Validators, validateRequest } from './middleware/validate.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -13,8 +14,8 @@ export interface RouteOptions {
   document: 'api' | 'sandbox';
   /** Whether an access token is required (default true). */
   auth?: boolean;
-  /** The request needs the institution: triggers the sandbox's disconnect-on-use users. */
-  bank?: boolean;
+  /** The request reaches the institution: triggers the sandbox's disconnect-on-use users. */
+  reachesInstitution?: boolean;
   /** Adds Service-Enrollment-Status to the response. */
   enrollmentStatus?: boolean;
 }
@@ -35,7 +36,9 @@ export function router(app: Hono<AppEnv>, runtime: Runtime, validators: Validato
       // Before authentication: the store's change mark is read before anything else is.
       if (capture && method === 'get' && options.document === 'api') chain.push(capture);
       if (options.auth !== false) {
-        chain.push(authenticate(runtime, { sandboxOnly: options.document === 'sandbox', bank: options.bank === true }));
+        const sandboxOnly = options.document === 'sandbox';
+        chain.push(authenticate(runtime, { sandboxOnly }));
+        chain.push(syncTokenEnrollment(runtime, { sandboxOnly, reachesInstitution: options.reachesInstitution === true }));
       }
       if (options.enrollmentStatus) chain.push(enrollmentStatusHeader);
       chain.push(validateRequest(validators, options.operationId, options.document));

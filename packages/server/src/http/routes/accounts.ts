@@ -1,9 +1,9 @@
 // Accounts, their details and balances, and removing access.
 import { type AccountAccess, accountFor, detailsOf, listAccounts, removeAccount } from '../../domain/accounts.ts';
 import { revokeEnrollment } from '../../domain/enrollments.ts';
-import { presentAccount, presentBalances, presentDetails } from '../../domain/present.ts';
 import type { AccountRow } from '../../storage/store.ts';
 import type { AppContext, Runtime } from '../env.ts';
+import { presentAccount, presentBalances, presentDetails } from '../present.ts';
 import { apiJson, noContent } from '../respond.ts';
 import type { Router } from '../router.ts';
 
@@ -38,13 +38,23 @@ export function accountRoutes(r: Router, runtime: Runtime): void {
     return noContent(c);
   });
 
-  r.route('get', '/accounts/:account_id/details', { ...api, operationId: 'getAccountDetails', bank: true, enrollmentStatus: true }, async (c) => {
-    const account = detailsOf(await pathAccount(c, runtime, { bank: true }));
-    return apiJson(c, runtime, 'getAccountDetails', 200, presentDetails(c.get('base'), account));
-  });
+  r.route(
+    'get',
+    '/accounts/:account_id/details',
+    { ...api, operationId: 'getAccountDetails', reachesInstitution: true, enrollmentStatus: true },
+    async (c) => {
+      const account = detailsOf(await pathAccount(c, runtime, { reachesInstitution: true }));
+      return apiJson(c, runtime, 'getAccountDetails', 200, presentDetails(c.get('base'), account));
+    },
+  );
 
-  r.route('get', '/accounts/:account_id/balances', { ...api, operationId: 'getAccountBalances', bank: true, enrollmentStatus: true }, async (c) => {
-    const account = await pathAccount(c, runtime, { bank: true });
-    return apiJson(c, runtime, 'getAccountBalances', 200, presentBalances(c.get('base'), account));
-  });
+  r.route(
+    'get',
+    '/accounts/:account_id/balances',
+    { ...api, operationId: 'getAccountBalances', reachesInstitution: true, enrollmentStatus: true },
+    async (c) => {
+      const account = await pathAccount(c, runtime, { reachesInstitution: true });
+      return apiJson(c, runtime, 'getAccountBalances', 200, presentBalances(c.get('base'), account));
+    },
+  );
 }

@@ -1,5 +1,5 @@
 // The institutions the service connects to and their products (no authentication).
-import { institutions } from '../../sandbox/institutions.ts';
+import { institutions } from '../../domain/institutions.ts';
 import type { Runtime } from '../env.ts';
 import { apiJson } from '../respond.ts';
 import type { Router } from '../router.ts';

@@ -1,7 +1,8 @@
 // Payees and Zelle payments.
 import { createPayee, createPayment, listPayments, paymentOf, requirePayments, SCHEMES } from '../../domain/payments.ts';
-import { presentPayee, presentPayment } from '../../domain/present.ts';
+import type { PaymentRow } from '../../storage/store.ts';
 import type { Runtime } from '../env.ts';
+import { presentPayee, presentPayment } from '../present.ts';
 import { apiBody, apiJson, apiJsonList } from '../respond.ts';
 import type { Router } from '../router.ts';
 import { pathAccount } from './accounts.ts';
@@ -15,7 +16,7 @@ export function paymentRoutes(r: Router, runtime: Runtime): void {
   const api = { document: 'api' } as const;
 
   r.route('post', '/accounts/:account_id/payees', { ...api, operationId: 'createPayee' }, async (c) => {
-    const account = await pathAccount(c, runtime, { bank: true });
+    const account = await pathAccount(c, runtime, { reachesInstitution: true });
     const result = await createPayee(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayee'));
     const body = 'connect_token' in result ? result : presentPayee(c.get('base'), result);
     return apiJson(c, runtime, 'createPayee', 200, body);
@@ -28,9 +29,11 @@ export function paymentRoutes(r: Router, runtime: Runtime): void {
   });
 
   r.route('post', '/accounts/:account_id/payments', { ...api, operationId: 'createPayment' }, async (c) => {
-    const account = await pathAccount(c, runtime, { bank: true });
+    const account = await pathAccount(c, runtime, { reachesInstitution: true });
     const key = c.get('params')['Idempotency-Key'] as string | undefined;
-    const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), c.get('base'), key);
+    const base = c.get('base');
+    const present = (row: PaymentRow) => presentPayment(base, row);
+    const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), key, present);
     if ('connect_token' in result) return apiJson(c, runtime, 'createPayment', 200, result);
     if (result.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return apiJson(c, runtime, 'createPayment', 202, result.body);

@@ -1,41 +1,24 @@
 // The sandbox control API: what the connect widget and the dashboard do in live mode.
 import type { sandboxComponents } from '../../contract/types.ts';
 import { accountFor, closeAccount } from '../../domain/accounts.ts';
-import {
-  applicationForKey,
-  applicationView,
-  createApplication,
-  rollBackApplicationVersion,
-  upgradeApplicationVersion,
-} from '../../domain/applications.ts';
+import { applicationForKey, createApplication, rollBackApplicationVersion, upgradeApplicationVersion } from '../../domain/applications.ts';
 import { DAY_MS, enrollmentNow, isoTime, parseDateTime } from '../../domain/clock.ts';
-import { transact } from '../../domain/context.ts';
 import { createEnrollment } from '../../domain/enrollments.ts';
-import { ApiError, enrollmentDisconnected, unprocessable } from '../../domain/errors.ts';
+import { ApiError, unprocessable } from '../../domain/errors.ts';
 import type { EventPayloads, EventType } from '../../domain/events.ts';
 import { isApplicationKey } from '../../domain/ids.ts';
-import { disconnect, enrollmentStatus, runLifecycle } from '../../domain/lifecycle.ts';
+import { advanceClock, disconnectEnrollment, enrollmentStatus, refreshEnrollment } from '../../domain/lifecycle.ts';
 import { checkApplicationLimits, checkEnrollmentLimits } from '../../domain/limits.ts';
-import { presentAccount } from '../../domain/present.ts';
-import { fireEvent, redeliver, rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../domain/webhooks.ts';
-import { institution } from '../../sandbox/institutions.ts';
-import { DEFAULT_APPLICATION_ID, type DeliveryRow, type EnrollmentRow } from '../../storage/store.ts';
+import { fireEvent, recentDeliveries, redeliver, rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../domain/webhooks.ts';
+import { DEFAULT_APPLICATION_ID, type EnrollmentRow } from '../../storage/store.ts';
 import { VERSIONS } from '../../versions/index.ts';
 import { refusedUrl } from '../../webhooks/targets.ts';
 import { type AppContext, clientAddressOf, type Runtime } from '../env.ts';
 import { tokenOf } from '../middleware/auth.ts';
-import { requestLogScope } from '../request-log.ts';
+import { applicationView, institutionOf, presentAccount, presentDelivery } from '../present.ts';
+import { LOGS_PATH, requestLogScope } from '../request-log.ts';
 import { sandboxBody, sandboxJson } from '../respond.ts';
 import type { Router } from '../router.ts';
-
-/** Largest clock offset the sandbox keeps (100 years). */
-const MAX_OFFSET_SECONDS = 3_153_600_000;
-const DELIVERY_LOG_SIZE = 100;
-
-const institutionOf = (enrollment: EnrollmentRow) => {
-  const bank = institution(enrollment.institution_id);
-  return { id: bank.id, name: bank.name };
-};
 
 const clockOf = (runtime: Runtime, enrollment: EnrollmentRow) => ({
   now: isoTime(enrollmentNow(runtime.deps.now, enrollment)),
@@ -110,16 +93,7 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
 
   r.route('post', '/sandbox/enrollment/disconnect', { ...sandbox, operationId: 'disconnectSandboxEnrollment' }, async (c) => {
     const reason = sandboxBody(c, 'disconnectSandboxEnrollment').reason ?? null;
-    const enrollment = await transact(deps, async (tx, emit) => {
-      const current = (await tx.enrollments.getForUpdate(c.get('enrollment').id))!;
-      if (current.status === 'disconnected') {
-        // Already disconnected: only the reason changes, and no second event is sent.
-        await tx.enrollments.update(current.id, { status_reason: reason });
-      } else {
-        await disconnect(tx, emit, current, reason, enrollmentNow(deps.now, current));
-      }
-      return (await tx.enrollments.get(current.id))!;
-    });
+    const enrollment = await disconnectEnrollment(deps, c.get('enrollment').id, reason);
     return sandboxJson(c, 'disconnectSandboxEnrollment', 200, {
       id: enrollment.id,
       status: enrollmentStatus(enrollment),
@@ -128,12 +102,7 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
   });
 
   r.route('post', '/sandbox/enrollment/refresh', { ...sandbox, operationId: 'refreshSandboxEnrollment' }, async (c) => {
-    const enrollment = c.get('enrollment');
-    if (enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
-    const added = await transact(deps, async (tx, emit) => {
-      const current = (await tx.enrollments.getForUpdate(enrollment.id))!;
-      return runLifecycle(deps, tx, emit, current, enrollmentNow(deps.now, current), { refresh: true });
-    });
+    const added = await refreshEnrollment(deps, c.get('enrollment'));
     return sandboxJson(c, 'refreshSandboxEnrollment', 200, { new_transactions: added });
   });
 
@@ -153,16 +122,7 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
   r.route('post', '/sandbox/clock/advance', { ...sandbox, operationId: 'advanceSandboxClock' }, async (c) => {
     const body = sandboxBody(c, 'advanceSandboxClock');
     const advanceMs = (body.days ?? 0) * DAY_MS + (body.seconds ?? 0) * 1000;
-    const enrollment = await transact(deps, async (tx, emit) => {
-      const current = (await tx.enrollments.getForUpdate(c.get('enrollment').id))!;
-      const offset = current.clock_offset_ms + advanceMs;
-      if (offset / 1000 > MAX_OFFSET_SECONDS) throw unprocessable({ days: ['would move the clock more than 100 years ahead'] });
-      await tx.enrollments.update(current.id, { clock_offset_ms: offset });
-      const moved = { ...current, clock_offset_ms: offset };
-      // Everything that fell due in the advanced span happens now, in order.
-      await runLifecycle(deps, tx, emit, moved, enrollmentNow(deps.now, moved));
-      return (await tx.enrollments.get(current.id))!;
-    });
+    const enrollment = await advanceClock(deps, c.get('enrollment').id, advanceMs);
     return sandboxJson(c, 'advanceSandboxClock', 200, clockOf(runtime, enrollment));
   });
 
@@ -195,7 +155,7 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
   });
 
   r.route('get', '/sandbox/webhook/deliveries', { ...sandbox, operationId: 'listSandboxWebhookDeliveries' }, async (c) => {
-    const rows = await deps.store.outbox.listDeliveries(c.get('application').id, DELIVERY_LOG_SIZE);
+    const rows = await recentDeliveries(deps, c.get('application').id);
     return sandboxJson(c, 'listSandboxWebhookDeliveries', 200, rows.map(presentDelivery));
   });
 
@@ -214,18 +174,3 @@ export function sandboxRoutes(r: Router, runtime: Runtime): void {
     return c.body(stream, 200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store' });
   });
 }
-
-/** The request log's stream: served here, and never logged itself. */
-export const LOGS_PATH = '/sandbox/logs';
-
-const presentDelivery = (row: DeliveryRow) => ({
-  id: row.id,
-  event_id: row.event_id,
-  event_type: row.event_type as EventType,
-  status: row.status,
-  attempts: row.attempts,
-  last_status: row.last_status,
-  last_error: row.last_error,
-  next_attempt_at: row.next_attempt_at === null ? null : isoTime(row.next_attempt_at),
-  delivered_at: row.delivered_at === null ? null : isoTime(row.delivered_at),
-});

@@ -1,9 +1,8 @@
 // Transactions: newest-first lists with keyset pagination (long ones streamed), and single reads.
 
-import { presentTransaction } from '../../domain/present.ts';
-import { applyTransactionsTimeout } from '../../domain/sandbox-failures.ts';
 import { noteTransactionsFetched, openTransactionList, transactionOf } from '../../domain/transactions.ts';
 import type { Runtime } from '../env.ts';
+import { presentTransaction } from '../present.ts';
 import { apiJson, apiJsonStream } from '../respond.ts';
 import type { Router } from '../router.ts';
 import { pathAccount } from './accounts.ts';
@@ -12,11 +11,11 @@ import { pathAccount } from './accounts.ts';
 const WHOLE_PAGE_MAX = 500;
 
 export function transactionRoutes(r: Router, runtime: Runtime): void {
-  const options = { document: 'api', bank: true, enrollmentStatus: true } as const;
+  const options = { document: 'api', reachesInstitution: true, enrollmentStatus: true } as const;
 
   r.route('get', '/accounts/:account_id/transactions', { ...options, operationId: 'listTransactions' }, async (c) => {
-    const account = await pathAccount(c, runtime, { bank: true });
-    await applyTransactionsTimeout(runtime.deps, c.get('enrollment'));
+    const account = await pathAccount(c, runtime, { reachesInstitution: true });
+    await runtime.deps.institutions.admitTransactions(runtime.deps.store, c.get('enrollment'));
     const params = c.get('params');
     const rows = await openTransactionList(runtime.deps, account, {
       count: params.count as number | undefined,
@@ -40,7 +39,7 @@ export function transactionRoutes(r: Router, runtime: Runtime): void {
   });
 
   r.route('get', '/accounts/:account_id/transactions/:transaction_id', { ...options, operationId: 'getTransaction' }, async (c) => {
-    const account = await pathAccount(c, runtime, { bank: true });
+    const account = await pathAccount(c, runtime, { reachesInstitution: true });
     const row = await transactionOf(runtime.deps, account, c.req.param('transaction_id')!);
     return apiJson(c, runtime, 'getTransaction', 200, presentTransaction(c.get('base'), row));
   });
