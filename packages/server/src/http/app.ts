@@ -13,13 +13,7 @@ import { addressCaller, limitRate, rateLimitByAddress } from './middleware/rate-
 import { MAX_BODY_BYTES, type Validators } from './middleware/validate.ts';
 import { versionMiddleware } from './middleware/version.ts';
 import type { ReadCache } from './read-cache.ts';
-import { router } from './router.ts';
-import { accountRoutes } from './routes/accounts.ts';
-import { entrypointRoutes } from './routes/entrypoint.ts';
-import { institutionRoutes } from './routes/institutions.ts';
-import { paymentRoutes } from './routes/payments.ts';
-import { sandboxRoutes } from './routes/sandbox.ts';
-import { transactionRoutes } from './routes/transactions.ts';
+import { registerOperations } from './routes.ts';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
@@ -72,13 +66,7 @@ export function httpApp(runtime: Runtime, { edge, readCache, publicUrl, logError
   // full Request (with an abort signal) per request, a large share of a GET's cost and of its garbage.
   app.use((c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
 
-  const r = router(app, runtime, validators, readCache);
-  entrypointRoutes(r, runtime);
-  institutionRoutes(r, runtime);
-  accountRoutes(r, runtime);
-  transactionRoutes(r, runtime);
-  paymentRoutes(r, runtime);
-  if (runtime.sandbox) sandboxRoutes(r, runtime);
+  registerOperations(app, runtime, validators, readCache);
   // The rendered reference of every document, next to the API it describes.
   if (runtime.rateLimit) app.use('/docs/*', rateLimitByAddress(runtime));
   app.route('/docs', docsApp());
