@@ -7,6 +7,7 @@ import { isoTime } from '../domain/clock.ts';
 import type { EventType } from '../domain/events.ts';
 import { institution } from '../domain/institutions.ts';
 import { formatCents } from '../domain/money.ts';
+import type { WebhookSettings } from '../domain/webhooks.ts';
 import type { AccountRow, ApplicationRow, DeliveryRow, EnrollmentRow, PayeeRow, PaymentRow, TransactionRow } from '../storage/store.ts';
 
 const accountUrl = (base: string, id: string) => `${base}/accounts/${id}`;
@@ -134,6 +135,15 @@ export const institutionOf = (enrollment: EnrollmentRow) => {
   const bank = institution(enrollment.institution_id);
   return { id: bank.id, name: bank.name };
 };
+
+export const presentWebhookSettings = (settings: WebhookSettings) => ({
+  url: settings.url,
+  secrets: settings.secrets.map((row) => ({
+    id: row.id,
+    secret: row.secret,
+    expires_at: row.expires_at === null ? null : isoTime(row.expires_at),
+  })),
+});
 
 export const presentDelivery = (row: DeliveryRow) => ({
   id: row.id,

@@ -16,7 +16,7 @@ import { refusedUrl } from '../../webhooks/targets.ts';
 import { answer } from '../answer.ts';
 import { type AppContext, clientAddressOf, type Runtime } from '../env.ts';
 import { tokenOf } from '../middleware/auth.ts';
-import { applicationView, institutionOf, presentAccount, presentDelivery } from '../present.ts';
+import { applicationView, institutionOf, presentAccount, presentDelivery, presentWebhookSettings } from '../present.ts';
 import { requestLogScope } from '../request-log.ts';
 import { sandboxBody } from '../respond.ts';
 import type { SandboxHandlers } from './types.ts';
@@ -144,7 +144,8 @@ export const sandboxHandlers: SandboxHandlers = {
   },
 
   getSandboxWebhook: {
-    handle: async (c, runtime) => answer.sandbox(c, 'getSandboxWebhook', 200, await webhookSettings(runtime.deps, c.get('application').id)),
+    handle: async (c, runtime) =>
+      answer.sandbox(c, 'getSandboxWebhook', 200, presentWebhookSettings(await webhookSettings(runtime.deps, c.get('application').id))),
   },
 
   setSandboxWebhook: {
@@ -153,7 +154,8 @@ export const sandboxHandlers: SandboxHandlers = {
       if (url !== null && !/^https?:\/\//i.test(url)) throw unprocessable({ url: ['must be an absolute http or https URL'] });
       const refused = url === null ? undefined : refusedUrl(url, runtime.webhookTargets);
       if (refused) throw new ApiError(422, 'webhook_url.refused', 'The webhook URL is refused.', { url: [refused] });
-      return answer.sandbox(c, 'setSandboxWebhook', 200, await setWebhookUrl(runtime.deps, c.get('application').id, url));
+      const settings = await setWebhookUrl(runtime.deps, c.get('application').id, url);
+      return answer.sandbox(c, 'setSandboxWebhook', 200, presentWebhookSettings(settings));
     },
   },
 
@@ -161,7 +163,8 @@ export const sandboxHandlers: SandboxHandlers = {
     handle: async (c, runtime) => {
       const { expire_current_at } = sandboxBody(c, 'rotateSandboxWebhookSecret');
       const expireAt = parseDateTime(expire_current_at);
-      return answer.sandbox(c, 'rotateSandboxWebhookSecret', 201, await rotateWebhookSecret(runtime.deps, c.get('application').id, expireAt));
+      const settings = await rotateWebhookSecret(runtime.deps, c.get('application').id, expireAt);
+      return answer.sandbox(c, 'rotateSandboxWebhookSecret', 201, presentWebhookSettings(settings));
     },
   },
 

@@ -19,7 +19,10 @@ export type ServedOperation = {
 
 /** How a route is served besides its handler; authentication comes from the operation's `security` in the description. */
 export interface HandlerOptions {
-  /** The request reaches the institution: a disconnected enrollment or a failing institution answers instead. */
+  /**
+   * A data request that reaches the institution (details, balances, transactions): the users that disconnect at
+   * their first data request disconnect before it is served. The handler checks the account with the same flag.
+   */
   reachesInstitution?: true;
   /** The response carries Service-Enrollment-Status. */
   enrollmentStatus?: true;

@@ -7,7 +7,7 @@ import type { AppEnv, Runtime } from '../env.ts';
 export interface SyncOptions {
   /** The control API stays usable while the institution rate-limits the user. */
   sandboxOnly?: boolean;
-  /** The request reaches the institution (details, balances, transactions, payments). */
+  /** A data request that reaches the institution (details, balances, transactions): triggers the disconnect-on-use users. */
   reachesInstitution?: boolean;
 }
 
