@@ -96,6 +96,7 @@ export function createApp(options: AppOptions = {}): App {
   const now = options.now ?? Date.now;
   const logError = options.logError ?? ((error: unknown) => console.error(error));
   const webhookTargets = options.webhookTargets ?? { allowPrivate: true };
+  const publicUrl = options.publicUrl?.replace(/\/$/, '');
 
   let deliveries: Deliveries | undefined;
   const deps: Deps = {
@@ -113,7 +114,7 @@ export function createApp(options: AppOptions = {}): App {
   const runtime: Runtime = {
     deps,
     defaultVersion,
-    publicUrl: (options.publicUrl ?? 'http://localhost:3000').replace(/\/$/, ''),
+    publicUrl: publicUrl ?? 'http://localhost:3000',
     sandbox: options.sandbox ?? true,
     rateLimit,
     requestLog,
@@ -121,11 +122,11 @@ export function createApp(options: AppOptions = {}): App {
     limits: { ...NO_LIMITS, ...options.limits },
     webhookTargets,
   };
-  deliveries = webhookDeliveries(deps, { defaultVersion, targets: webhookTargets, logError }, options.webhooks);
-
   const readCache = options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const edge = httpEdge({ readCache, rateLimit, requestLog, accessLog: options.accessLog });
-  const app = httpApp(runtime, { edge, readCache, publicUrl: options.publicUrl?.replace(/\/$/, ''), logError });
+  const app = httpApp(runtime, { edge, readCache, publicUrl, logError });
+  // Started once the app is built: a missing description stops createApp with nothing left running.
+  deliveries = webhookDeliveries(deps, { defaultVersion, targets: webhookTargets, logError }, options.webhooks);
 
   const handles: AppHandles = {
     runtime,
