@@ -1,60 +1,27 @@
-// Builds the application: storage, domain dependencies, the webhook delivery worker and the
-// Hono app with its middleware and routes. The result is the Hono app itself (its `fetch`
-// serves requests in-process) plus handles to close it.
-
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LookupFunction } from 'node:net';
-import { docsApp } from '@aggregation/docs';
-import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { RequestValidator } from './contract/requests.ts';
-import { applicationById, versionOf } from './domain/applications.ts';
+// Assembles the application: storage, the domain's dependencies (with the sandbox's
+// institutions behind them), the webhook deliveries, the HTTP edge and the Hono app. The result
+// is the Hono app itself (its `fetch` serves requests in-process) plus handles to close it.
+import type { Hono } from 'hono';
 import { DAY_MS, type Now } from './domain/clock.ts';
 import type { Deps } from './domain/context.ts';
-import { ApiError } from './domain/errors.ts';
-import type { EventType } from './domain/events.ts';
 import { NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
-import { signingSecrets } from './domain/webhooks.ts';
+import { httpApp } from './http/app.ts';
+import { type Edge, httpEdge } from './http/edge.ts';
 import type { AppEnv, Runtime } from './http/env.ts';
-import { errorResponse, notFoundResponse } from './http/middleware/errors.ts';
-import { addressCaller, limitRate, type RateLimit, rateLimitByAddress, TokenBuckets } from './http/middleware/rate-limit.ts';
-import { MAX_BODY_BYTES, type Validators } from './http/middleware/validate.ts';
-import { VERSION_HEADER, versionMiddleware } from './http/middleware/version.ts';
-import { ReadCache, type ReadCacheOptions, readCacheKey, replay } from './http/read-cache.ts';
-import { newRequestId, REQUEST_ID_HEADER } from './http/request-id.ts';
-import { RequestLog, requestLogScope } from './http/request-log.ts';
-import { router } from './http/router.ts';
-import { accountRoutes } from './http/routes/accounts.ts';
-import { entrypointRoutes } from './http/routes/entrypoint.ts';
-import { institutionRoutes } from './http/routes/institutions.ts';
-import { paymentRoutes } from './http/routes/payments.ts';
-import { LOGS_PATH, sandboxRoutes } from './http/routes/sandbox.ts';
-import { transactionRoutes } from './http/routes/transactions.ts';
+import { presentTransaction } from './http/present.ts';
+import { ReadCache, type ReadCacheOptions } from './http/read-cache.ts';
+import { RequestLog } from './http/request-log.ts';
+import { type RateLimit, TokenBuckets } from './http/token-buckets.ts';
+import { sandboxInstitutions } from './sandbox/index.ts';
 import { DEFAULT_MAX_HISTORY, MAX_HISTORY } from './sandbox/users.ts';
 import { openStore } from './storage/index.ts';
-import type { EnrollmentRow, EventRow, Store } from './storage/store.ts';
-import { CURRENT_VERSION, isVersion, rewriteEventPayload, VERSIONS } from './versions/index.ts';
-import { guardedFetch, type TargetPolicy } from './webhooks/targets.ts';
-import { DeliveryWorker, defaultRetry, type RetryPolicy } from './webhooks/worker.ts';
+import type { Store } from './storage/store.ts';
+import { CURRENT_VERSION, isVersion, VERSIONS } from './versions/index.ts';
+import { type Deliveries, type WebhookOptions, webhookDeliveries } from './webhooks/deliveries.ts';
+import type { TargetPolicy } from './webhooks/targets.ts';
+import type { DeliveryWorker } from './webhooks/worker.ts';
 
-export interface WebhookOptions {
-  /** Start delivering at once (default true). */
-  autostart?: boolean;
-  retry?: Partial<RetryPolicy>;
-  /** Per attempt (default 10 s). */
-  timeoutMs?: number;
-  /** Longest sleep between outbox checks (default 1 s). */
-  pollMs?: number;
-  /** How long a claimed delivery stays out of other workers' reach (default: the timeout plus a minute). */
-  leaseMs?: number;
-  concurrency?: number;
-  /** Version of every event payload (default: the default version of each event's application). */
-  version?: string;
-  /** Sends deliveries instead of the guarded fetch (which refuses what `webhookTargets` refuses, after resolution). */
-  fetch?: typeof fetch;
-  /** Resolves host names for deliveries (default: the system's resolver); tests give a stub. */
-  lookup?: LookupFunction;
-}
+export type { WebhookOptions } from './webhooks/deliveries.ts';
 
 export interface AppOptions {
   /** An open store; otherwise one is opened on `databaseUrl` or `databasePath`. */
@@ -111,11 +78,8 @@ export interface AppHandles {
   worker: DeliveryWorker;
   /** Replayed reads; undefined when turned off. */
   readCache: ReadCache | undefined;
-  /**
-   * For the Node server, before the app: answers a GET from the read cache when it can, else
-   * hands the request, untouched, to `pass` (at once, or once the kept response proves stale).
-   */
-  serveCached(incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void;
+  /** For the Node server, before the app: replays what the read cache can (see http/edge.ts). */
+  serveCached: Edge['serveCached'];
   /** The request log's streams (`GET /sandbox/logs`). */
   requestLog: RequestLog;
   /** Stops the worker (waiting for attempts in flight) and closes the store if the app opened it. */
@@ -124,37 +88,6 @@ export interface AppHandles {
 
 export type App = Hono<AppEnv> & AppHandles;
 
-function loadValidators(sandbox: boolean): Validators {
-  try {
-    return {
-      api: new Map(VERSIONS.map((version) => [version, RequestValidator.forDocument(version as '2020-10-12' | '2019-07-01')])),
-      sandbox: sandbox ? RequestValidator.forDocument('sandbox') : undefined,
-    };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new Error('The bundled description is missing (openapi/dist); build it first: npm run build -w @aggregation/openapi', {
-      cause: error,
-    });
-  }
-}
-
-/** What the access log and the request log say of a request once it is answered. */
-interface FinishedRequest {
-  method: string;
-  path: string;
-  status: number;
-  /** `performance.now()` when it arrived. */
-  started: number;
-  version: string | null;
-  requestId: string;
-  /** The request log's scope (`requestLogScope`); undefined when no token named one. */
-  scope: string | undefined;
-  /** Answered by the read cache. */
-  replayed: boolean;
-}
-
-const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
-
 export function createApp(options: AppOptions = {}): App {
   const defaultVersion = options.defaultVersion ?? CURRENT_VERSION;
   if (!isVersion(defaultVersion)) throw new Error(`unknown default version ${defaultVersion}; known: ${VERSIONS.join(', ')}`);
@@ -162,168 +95,49 @@ export function createApp(options: AppOptions = {}): App {
   const store = options.store ?? openStore({ path: options.databasePath ?? ':memory:', url: options.databaseUrl });
   const now = options.now ?? Date.now;
   const logError = options.logError ?? ((error: unknown) => console.error(error));
-  const sandbox = options.sandbox ?? true;
   const webhookTargets = options.webhookTargets ?? { allowPrivate: true };
+  const publicUrl = options.publicUrl?.replace(/\/$/, '');
 
-  let worker: DeliveryWorker | undefined;
-  const requestLog = new RequestLog();
-  const transport = guardedFetch(webhookTargets, options.webhooks?.lookup);
+  let deliveries: Deliveries | undefined;
   const deps: Deps = {
     store,
     now,
-    publicUrl: (options.publicUrl ?? 'http://localhost:3000').replace(/\/$/, ''),
+    institutions: sandboxInstitutions,
+    // Read at each event: startServer points it at the address it listens on.
+    eventTransaction: (row) => presentTransaction(runtime.publicUrl, row),
     enrichDelayMs: options.enrichDelayMs ?? DAY_MS,
     maxHistory: Math.min(options.maxHistory ?? DEFAULT_MAX_HISTORY, MAX_HISTORY),
-    onEvents: () => worker?.wake(),
+    onEvents: () => deliveries?.worker.wake(),
   };
-
-  // Each event in its application's version at the time it is sent.
-  const render = async (event: EventRow): Promise<string> => {
-    const version = options.webhooks?.version ?? versionOf(await applicationById(deps, event.application_id), defaultVersion);
-    const payload = await rewriteEventPayload(version, event.type as EventType, JSON.parse(event.payload), {
-      details: async () => null,
-    });
-    return JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, payload });
-  };
-  worker = new DeliveryWorker({
-    store,
-    now,
-    render,
-    secrets: (applicationId) => signingSecrets(deps, applicationId),
-    retry: { ...defaultRetry, ...options.webhooks?.retry },
-    timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
-    pollMs: options.webhooks?.pollMs ?? 1_000,
-    concurrency: options.webhooks?.concurrency ?? 4,
-    ...(options.webhooks?.leaseMs ? { leaseMs: options.webhooks.leaseMs } : {}),
-    fetch: options.webhooks?.fetch ?? transport.fetch,
-    onError: logError,
-  });
-
-  const buckets = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
+  const rateLimit = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
+  const requestLog = new RequestLog();
   const runtime: Runtime = {
     deps,
     defaultVersion,
-    sandbox,
-    rateLimit: buckets,
+    publicUrl: publicUrl ?? 'http://localhost:3000',
+    sandbox: options.sandbox ?? true,
+    rateLimit,
     requestLog,
     defaultApplication: options.defaultApplication ?? true,
     limits: { ...NO_LIMITS, ...options.limits },
     webhookTargets,
   };
-  const app = new Hono<AppEnv>();
-  const accessLog = options.accessLog;
-  /** The access log's line and the request log's entry of a finished request. */
-  const observe = (done: FinishedRequest) => {
-    const durationMs = performance.now() - done.started;
-    const { method, path, status, requestId, replayed } = done;
-    accessLog?.(`${method} ${path} ${status} ${durationMs.toFixed(1)}ms ${done.version ?? ''} ${requestId}${replayed ? ' (replayed)' : ''}`);
-    if (requestLog.listening && path !== LOGS_PATH) {
-      requestLog.record(done.scope, {
-        time: new Date().toISOString(),
-        method,
-        path,
-        status,
-        duration_ms: Math.round(durationMs * 10) / 10,
-        request_id: requestId,
-        replayed,
-      });
-    }
-  };
-  app.use(async (c, next) => {
-    const started = performance.now();
-    const requestId = newRequestId();
-    c.set('requestId', requestId);
-    c.header(REQUEST_ID_HEADER, requestId);
-    await next();
-    if (!accessLog && !requestLog.listening) return;
-    observe({
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      started,
-      version: c.res.headers.get(VERSION_HEADER),
-      requestId,
-      scope: requestLogScope(c.get('enrollment') as EnrollmentRow | undefined),
-      replayed: false,
-    });
-  });
-  const validators = loadValidators(sandbox);
-  const documented = [...validators.api.values()].slice(0, 1).concat(validators.sandbox ? [validators.sandbox] : []);
-  app.onError((error, c) => errorResponse(c, error, logError));
-  const answerNotFound = notFoundResponse((path) => documented.flatMap((validator) => validator.contract.allowedMethods(path)));
-  // Requests no route takes count against the client address like unauthenticated ones.
-  app.notFound((c) => {
-    try {
-      limitRate(buckets, addressCaller(c.env?.incoming));
-    } catch (error) {
-      return errorResponse(c, error, logError);
-    }
-    return answerNotFound(c);
-  });
-  app.use(versionMiddleware(defaultVersion, options.publicUrl?.replace(/\/$/, '')));
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', 'The request body is too large.');
-    },
-  });
-  // Only methods that carry a body: bodyLimit reads `c.req.raw.body`, which makes the adapter build a
-  // full Request (with an abort signal) per request, a large share of a GET's cost and of its garbage.
-  app.use((c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
-
   const readCache = options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
-  const r = router(app, runtime, validators, readCache);
-  entrypointRoutes(r, runtime);
-  institutionRoutes(r, runtime);
-  accountRoutes(r, runtime);
-  transactionRoutes(r, runtime);
-  paymentRoutes(r, runtime);
-  if (sandbox) sandboxRoutes(r, runtime);
-  // The rendered reference of every document, next to the API it describes.
-  if (buckets) app.use('/docs/*', rateLimitByAddress(runtime));
-  app.route('/docs', docsApp());
-
-  if (options.webhooks?.autostart !== false) worker.start();
-
-  const serveCached = (incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void => {
-    const key = readCache && readCacheKey(incoming);
-    if (!key) {
-      pass();
-      return;
-    }
-    const started = performance.now();
-    const kept = readCache!.check(key, incoming, (entry) => {
-      // A caller out of tokens goes to the app, which answers the 429.
-      if (!entry || buckets?.take(entry.caller ?? addressCaller(incoming)) !== undefined) return pass();
-      const requestId = newRequestId();
-      replay(entry, outgoing, requestId);
-      if (accessLog || requestLog.listening) {
-        observe({
-          method: 'GET',
-          path: incoming.url!.split('?', 1)[0]!,
-          status: 200,
-          started,
-          version: String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''),
-          requestId,
-          scope: entry.scope,
-          replayed: true,
-        });
-      }
-    });
-    if (!kept) pass();
-  };
+  const edge = httpEdge({ readCache, rateLimit, requestLog, accessLog: options.accessLog });
+  const app = httpApp(runtime, { edge, readCache, publicUrl, logError });
+  // Started once the app is built: a missing description stops createApp with nothing left running.
+  deliveries = webhookDeliveries(deps, { defaultVersion, targets: webhookTargets, logError }, options.webhooks);
 
   const handles: AppHandles = {
     runtime,
     store,
-    worker,
+    worker: deliveries.worker,
     readCache,
-    serveCached,
+    serveCached: edge.serveCached,
     requestLog,
     async close() {
       requestLog.close();
-      await worker.stop();
-      await transport.close();
+      await deliveries.close();
       if (ownsStore) await store.close();
     },
   };

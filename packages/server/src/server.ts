@@ -73,7 +73,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { port } = server.address() as AddressInfo;
   const url = `${tls ? 'https' : 'http'}://${hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname}:${port}`;
   // Without PUBLIC_URL, the links in webhook payloads point where this server answers (its port included).
-  if (options.publicUrl === undefined) app.runtime.deps.publicUrl = url;
+  if (options.publicUrl === undefined) app.runtime.publicUrl = url;
 
   let closing: Promise<void> | undefined;
   const close = () =>

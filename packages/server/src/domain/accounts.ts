@@ -4,11 +4,10 @@ import type { AccountRow, EnrollmentRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
 import { type Deps, transact } from './context.ts';
 import { ApiError, accountClosed, enrollmentDisconnected, notFound } from './errors.ts';
-import { checkInstitutionUp } from './sandbox-failures.ts';
 
 export interface AccountAccess {
-  /** The request needs the institution (details, balances, transactions, payments). */
-  bank?: boolean;
+  /** The request reaches the institution (details, balances, transactions, payments). */
+  reachesInstitution?: boolean;
   /** Closed accounts answer 410 unless this is set. */
   allowClosed?: boolean;
 }
@@ -22,8 +21,8 @@ export async function accountFor(deps: Deps, enrollment: EnrollmentRow, id: stri
   const account = await deps.store.accounts.get(enrollment.id, id);
   if (!account || account.removed_at !== null) throw notFound(`No account ${id} is accessible with this access token.`);
   if (account.status === 'closed' && !access.allowClosed) throw accountClosed(account.closed_reason);
-  if (access.bank && enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
-  if (access.bank) checkInstitutionUp(enrollment);
+  if (access.reachesInstitution && enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
+  if (access.reachesInstitution) deps.institutions.checkReachable(enrollment);
   return account;
 }
 

@@ -2,7 +2,6 @@
 // webhook URL and signing secrets, its events and deliveries, and its default version; tokens
 // of one application never see another's. Local use needs none of this: enrollments made
 // without an application key belong to the default application.
-import type { sandboxComponents } from '../contract/types.ts';
 import { type ApplicationRow, DEFAULT_APPLICATION_ID } from '../storage/store.ts';
 import { isoTime } from './clock.ts';
 import { type Deps, transact } from './context.ts';
@@ -51,22 +50,8 @@ export const isDefaultApplication = (id: string): boolean => id === DEFAULT_APPL
 /** The version a request without `Service-Version`, and every event, of the application uses. */
 export const versionOf = (application: ApplicationRow, serverDefault: string): string => application.version ?? serverDefault;
 
-export type ApplicationView = sandboxComponents['schemas']['SandboxApplication'];
-type ApiVersion = ApplicationView['default_version'];
-
-export function applicationView(application: ApplicationRow, serverDefault: string, now: number): ApplicationView {
-  const until = rollbackUntil(application);
-  const open = until !== null && now < until;
-  return {
-    id: application.id,
-    // Stored versions are ones the server knows: they are checked when set.
-    default_version: versionOf(application, serverDefault) as ApiVersion,
-    previous_version: open ? (application.previous_version as ApiVersion) : null,
-    rollback_until: open ? isoTime(until) : null,
-  };
-}
-
-const rollbackUntil = (application: ApplicationRow): number | null =>
+/** Until when the version the last upgrade left can be restored; null when there is none. */
+export const rollbackUntil = (application: ApplicationRow): number | null =>
   application.previous_version === null || application.version_changed_at === null ? null : application.version_changed_at + VERSION_ROLLBACK_MS;
 
 /**

@@ -15,6 +15,9 @@ export const startOfDay = (day: string): number => Date.parse(`${day}T00:00:00.0
 
 export const addDays = (day: string, days: number): string => dayOf(startOfDay(day) + days * DAY_MS);
 
+/** Days between two YYYY-MM-DD dates. */
+export const daysBetween = (from: string, to: string): number => Math.round((startOfDay(to) - startOfDay(from)) / DAY_MS);
+
 export const isoTime = (ms: number): string => new Date(ms).toISOString();
 
 /**

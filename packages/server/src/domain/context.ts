@@ -1,14 +1,18 @@
 // What the domain functions need from the outside world, and the one way they write.
-import type { Repos, Store } from '../storage/store.ts';
+import type { Transaction } from '../contract/resources.ts';
+import type { Repos, Store, TransactionRow } from '../storage/store.ts';
 import type { Now } from './clock.ts';
 import { type NewEvent, recordEvent } from './events.ts';
+import type { InstitutionConnector } from './institution.ts';
 
 export interface Deps {
   store: Store;
   /** Real time. */
   now: Now;
-  /** Absolute base of the links put into webhook payloads. */
-  publicUrl: string;
+  /** The institutions behind the enrollments (the sandbox's simulated banks). */
+  institutions: InstitutionConnector;
+  /** A transaction in the shape webhook payloads carry it (its links under the public URL). */
+  eventTransaction: (row: TransactionRow) => Transaction;
   /** Enrollment-clock delay before a new transaction's enrichment completes. */
   enrichDelayMs: number;
   /** Largest `n` of the sandbox's `history.<n>` users. */

@@ -1,15 +1,13 @@
 // Enrollments: creation (what the connect widget would do), token authentication, revocation.
-import { creditLimit, openingLedger } from '../sandbox/activity.ts';
-import { availableOf, daysBetween, Simulation } from '../sandbox/bank.ts';
-import { findInstitution, institution as institutionById } from '../sandbox/institutions.ts';
-import { type AccountPlan, SANDBOX_PASSWORD, scenarioFor, testUserNames } from '../sandbox/users.ts';
 import { type AccountRow, DEFAULT_APPLICATION_ID, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
-import { addDays, DAY_MS, dayOf } from './clock.ts';
+import { availableOf } from './balances.ts';
+import { addDays, DAY_MS, dayOf, daysBetween } from './clock.ts';
 import { type Deps, transact } from './context.ts';
-import { ApiError, forbidden, unprocessable } from './errors.ts';
+import { forbidden, unprocessable } from './errors.ts';
 import { hashToken, newId, newLiveToken, newSandboxToken } from './ids.ts';
+import type { AccountPlan, Activity, OpeningAccount } from './institution.ts';
+import { findInstitution, institution as institutionById } from './institutions.ts';
 import { runLifecycle } from './lifecycle.ts';
-import { seeded } from './prng.ts';
 
 /** Days of history a new enrollment starts with. */
 export const HISTORY_DAYS = 120;
@@ -35,28 +33,17 @@ export interface CreateEnrollmentInput {
 }
 
 export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput): Promise<CreatedEnrollment> {
-  const scenario = scenarioFor(input.username);
-  // As a bank refuses an unknown login; the sandbox also says what it would have taken.
-  if (!scenario) {
-    const users = testUserNames(deps.maxHistory).join(', ');
-    throw new ApiError(401, 'credentials_invalid', `There is no sandbox test user "${input.username}". The test users are: ${users}.`);
-  }
-  if (input.password !== SANDBOX_PASSWORD) {
-    throw new ApiError(401, 'credentials_invalid', `The password is incorrect: every sandbox test user's password is "${SANDBOX_PASSWORD}".`);
-  }
-  if (scenario.historySize !== null && scenario.historySize > deps.maxHistory) {
-    throw unprocessable({ username: [`history.<n> is limited to n ≤ ${deps.maxHistory} on this server`] });
-  }
+  const login = deps.institutions.login(input.username, input.password, deps.maxHistory);
   if (input.institution !== undefined && !findInstitution(input.institution)) {
     throw unprocessable({ institution: ['is not a known institution id (see GET /institutions)'] });
   }
-  const bank = institutionById(input.institution ?? scenario.defaultInstitution);
+  const bank = institutionById(input.institution ?? login.defaultInstitution);
   const mode = input.mode ?? 'sandbox';
   const token = mode === 'live' ? newLiveToken() : newSandboxToken();
   const now = deps.now();
   const today = dayOf(now);
-  const historyDays = scenario.historySize ? Math.min(365, scenario.historySize) : HISTORY_DAYS;
-  const historyPerDay = scenario.historySize ? Math.ceil(scenario.historySize / historyDays) : 0;
+  const historyDays = login.historySize ? Math.min(365, login.historySize) : HISTORY_DAYS;
+  const historyPerDay = login.historySize ? Math.ceil(login.historySize / historyDays) : 0;
 
   const enrollment: EnrollmentRow = {
     id: newId('enr'),
@@ -68,19 +55,21 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     institution_id: bank.id,
     status: 'healthy',
     status_reason: null,
-    disconnect_on_use: scenario.disconnectOnUse,
-    disconnect_on_use_reason: scenario.disconnectReason,
+    disconnect_on_use: login.disconnectOnUse,
+    disconnect_on_use_reason: login.disconnectReason,
     clock_offset_ms: 0,
     revoked_at: null,
     created_at: now,
     simulated_through: today,
     next_due_at: null,
     refresh_count: 0,
-    rate_limited_requests: scenario.rateLimitedRequests,
-    transactions_timeouts: scenario.transactionsTimeouts,
+    rate_limited_requests: login.rateLimitedRequests,
+    transactions_timeouts: login.transactionsTimeouts,
   };
 
-  const rows = scenario.accounts.map((plan, position) => accountRow(enrollment, plan, position, bank.id, now));
+  const rows = login.accounts.map((plan, position) =>
+    accountRow(enrollment, plan, deps.institutions.opening(input.username, plan), position, bank.id, now),
+  );
   // Days of history each transaction writes: one transaction for the usual users; for a large
   // history, batches of about HISTORY_BATCH_ROWS rows, each its own commit, so that the event loop
   // and the database serve other requests in between.
@@ -89,11 +78,11 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
   const lastHistoryDay = addDays(today, -1);
   let simulatedThrough = addDays(today, -historyDays - 1);
 
-  const begin = async (tx: Repos): Promise<Simulation> => {
+  const begin = async (tx: Repos): Promise<Activity> => {
     // Until its history is whole the enrollment is unusable (revoked), should the process stop half way.
     await tx.enrollments.insert(batched ? { ...enrollment, revoked_at: now } : enrollment);
     for (const row of rows) await tx.accounts.insert(row);
-    return Simulation.start(
+    return deps.institutions.activity(
       tx,
       { username: input.username, institution_id: bank.id, created_day: today },
       rows,
@@ -101,13 +90,13 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
       false,
     );
   };
-  const simulateUntil = async (simulation: Simulation, tx: Repos, through: string) => {
+  const simulateUntil = async (simulation: Activity, tx: Repos, through: string) => {
     simulation.writeTo(tx);
     await simulation.run(simulatedThrough, through, historyPerDay);
     simulatedThrough = through;
   };
 
-  let started: Simulation | undefined;
+  let started: Activity | undefined;
   if (batched) {
     const simulation = await transact(deps, begin);
     while (daysBetween(simulatedThrough, lastHistoryDay) > batchDays) {
@@ -121,11 +110,11 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     const simulation = started ?? (await begin(tx));
     await simulateUntil(simulation, tx, lastHistoryDay);
     if (batched) await tx.enrollments.update(enrollment.id, { revoked_at: null });
-    for (const plan of scenario.accounts) if (plan.microdeposit === 'success') await simulation.microdeposits(plan.key);
+    for (const plan of login.accounts) if (plan.microdeposit === 'success') await simulation.microdeposits(plan.key);
     await simulation.run(lastHistoryDay, today, historyPerDay);
     await simulation.finish();
 
-    for (const [position, plan] of scenario.accounts.entries()) {
+    for (const [position, plan] of login.accounts.entries()) {
       if (plan.closed) await tx.accounts.update(rows[position]!.id, { status: 'closed' });
     }
     await runLifecycle(deps, tx, emit, enrollment, now);
@@ -133,15 +122,17 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
   });
 }
 
-function accountRow(enrollment: EnrollmentRow, plan: AccountPlan, position: number, institutionId: string, now: number): AccountRow {
+function accountRow(
+  enrollment: EnrollmentRow,
+  plan: AccountPlan,
+  opening: OpeningAccount,
+  position: number,
+  institutionId: string,
+  now: number,
+): AccountRow {
   const bank = institutionById(institutionId);
-  const rng = seeded(`${enrollment.username}/account/${plan.key}`);
   const credit = plan.type === 'credit';
-  const accountNumber = credit
-    ? `4${Array.from({ length: 15 }, () => rng.int(0, 9)).join('')}`
-    : Array.from({ length: 12 }, () => rng.int(0, 9)).join('');
-  const ledger = openingLedger(enrollment.username, plan.key);
-  const limit = credit ? creditLimit(enrollment.username) : null;
+  const { accountNumber, ledgerCents: ledger, creditLimitCents: limit } = opening;
   const row: AccountRow = {
     id: newId('acc'),
     enrollment_id: enrollment.id,

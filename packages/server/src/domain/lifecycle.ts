@@ -1,11 +1,10 @@
 // The enrollment's state machines, driven by its clock: the daily refresh (new activity,
 // pending transactions posting), enrichment completing, microdeposit verification expiring,
 // and the sandbox users that disconnect at their first data request.
-import { Simulation } from '../sandbox/bank.ts';
 import type { EnrollmentRow, Repos } from '../storage/store.ts';
 import { addDays, dayOf, enrollmentNow, startOfDay } from './clock.ts';
 import { type Deps, type Emit, transact } from './context.ts';
-import { presentTransaction } from './present.ts';
+import { enrollmentDisconnected, unprocessable } from './errors.ts';
 
 export interface LifecycleOptions {
   /** An explicit refresh: also look for new activity on a day already simulated. */
@@ -30,7 +29,7 @@ export async function runLifecycle(
 
   // The bank is out of reach while the enrollment is disconnected.
   if (enrollment.status === 'healthy' && (today > enrollment.simulated_through || options.refresh)) {
-    const simulation = await Simulation.start(
+    const simulation = await deps.institutions.activity(
       tx,
       { username: enrollment.username, institution_id: enrollment.institution_id, created_day: createdDay(enrollment) },
       accounts,
@@ -50,7 +49,7 @@ export async function runLifecycle(
         type: 'transactions.processed',
         payload: {
           enrollment_id: enrollment.id,
-          transactions: result.created.map((row) => presentTransaction(deps.publicUrl, row)),
+          transactions: result.created.map(deps.eventTransaction),
         },
         enrollmentId: enrollment.id,
         applicationId: enrollment.application_id,
@@ -89,17 +88,17 @@ export async function runLifecycle(
 
 /**
  * Brings the enrollment up to date before a request reads it. Cheap when nothing is due.
- * `dataRequest` marks requests of the main API (they trigger the disconnect-on-use users).
+ * A request that reaches the institution triggers the disconnect-on-use users.
  */
-export async function syncEnrollment(deps: Deps, enrollment: EnrollmentRow, dataRequest: boolean): Promise<EnrollmentRow> {
+export async function syncEnrollment(deps: Deps, enrollment: EnrollmentRow, reachesInstitution: boolean): Promise<EnrollmentRow> {
   const now = enrollmentNow(deps.now, enrollment);
-  const disconnectNow = dataRequest && enrollment.disconnect_on_use;
+  const disconnectNow = reachesInstitution && enrollment.disconnect_on_use;
   const due = enrollment.next_due_at !== null && now >= enrollment.next_due_at;
   if (!disconnectNow && !due) return enrollment;
   return transact(deps, async (tx, emit) => {
     let current = (await tx.enrollments.getForUpdate(enrollment.id))!;
     const currentNow = enrollmentNow(deps.now, current);
-    if (dataRequest && current.disconnect_on_use) {
+    if (reachesInstitution && current.disconnect_on_use) {
       await disconnect(tx, emit, current, current.disconnect_on_use_reason, currentNow);
       current = (await tx.enrollments.get(enrollment.id))!;
     }
@@ -108,6 +107,44 @@ export async function syncEnrollment(deps: Deps, enrollment: EnrollmentRow, data
       current = (await tx.enrollments.get(enrollment.id))!;
     }
     return current;
+  });
+}
+
+/** Disconnects the enrollment as its institution would; already disconnected, only the reason changes (no second event). */
+export async function disconnectEnrollment(deps: Deps, enrollmentId: string, reason: string | null): Promise<EnrollmentRow> {
+  return transact(deps, async (tx, emit) => {
+    const current = (await tx.enrollments.getForUpdate(enrollmentId))!;
+    if (current.status === 'disconnected') {
+      await tx.enrollments.update(current.id, { status_reason: reason });
+    } else {
+      await disconnect(tx, emit, current, reason, enrollmentNow(deps.now, current));
+    }
+    return (await tx.enrollments.get(current.id))!;
+  });
+}
+
+/** An explicit refresh: the institution is asked for new activity now. Returns the number of new transactions. */
+export async function refreshEnrollment(deps: Deps, enrollment: EnrollmentRow): Promise<number> {
+  if (enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
+  return transact(deps, async (tx, emit) => {
+    const current = (await tx.enrollments.getForUpdate(enrollment.id))!;
+    return runLifecycle(deps, tx, emit, current, enrollmentNow(deps.now, current), { refresh: true });
+  });
+}
+
+/** Largest clock offset the sandbox keeps (100 years). */
+const MAX_OFFSET_SECONDS = 3_153_600_000;
+
+/** Moves the enrollment's clock forward; everything that fell due in the span happens now, in order. */
+export async function advanceClock(deps: Deps, enrollmentId: string, advanceMs: number): Promise<EnrollmentRow> {
+  return transact(deps, async (tx, emit) => {
+    const current = (await tx.enrollments.getForUpdate(enrollmentId))!;
+    const offset = current.clock_offset_ms + advanceMs;
+    if (offset / 1000 > MAX_OFFSET_SECONDS) throw unprocessable({ days: ['would move the clock more than 100 years ahead'] });
+    await tx.enrollments.update(current.id, { clock_offset_ms: offset });
+    const moved = { ...current, clock_offset_ms: offset };
+    await runLifecycle(deps, tx, emit, moved, enrollmentNow(deps.now, moved));
+    return (await tx.enrollments.get(current.id))!;
   });
 }
 

@@ -1,16 +1,15 @@
 // Payees and Zelle payments. A payment debits the payer account at once (ledger, available
 // and a posted transaction) in the transaction that stores it and its idempotency key.
 import { createHash } from 'node:crypto';
-import { availableOf } from '../sandbox/bank.ts';
 import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos } from '../storage/store.ts';
 import { UniqueViolation } from '../storage/store.ts';
+import { availableOf } from './balances.ts';
 import { dayOf, enrollmentNow } from './clock.ts';
 import { type Deps, transact } from './context.ts';
 import { ApiError, notFound, unprocessable } from './errors.ts';
 import { newConnectToken, newId, newPaymentReference } from './ids.ts';
 import { formatCents, parseAmount } from './money.ts';
 import { keysetRows } from './paging.ts';
-import { type Payment, presentPayment } from './present.ts';
 
 export const IDEMPOTENCY_RETENTION_MS = 72 * 60 * 60 * 1000;
 /** Sandbox trigger: a payee name or payment memo of `mfa` answers with an MFA challenge. */
@@ -79,9 +78,10 @@ export async function createPayee(deps: Deps, enrollment: EnrollmentRow, account
   });
 }
 
-export interface PaymentOutcome {
+export interface PaymentOutcome<Body> {
   status: 202;
-  body: Payment;
+  /** The presented payment: what the Idempotency-Key keeps and answers again. */
+  body: Body;
   /** The stored answer of an earlier request with the same Idempotency-Key: no payment was made now. */
   replayed: boolean;
 }
@@ -103,14 +103,15 @@ const requestHash = (accountId: string, input: PaymentInput): string =>
     .update(`${accountId}\n${canonical(input)}`)
     .digest('hex');
 
-export async function createPayment(
+/** Makes a payment; `present` gives the answer to keep under the Idempotency-Key with it. */
+export async function createPayment<Body>(
   deps: Deps,
   enrollment: EnrollmentRow,
   account: AccountRow,
   input: PaymentInput,
-  base: string,
   idempotencyKey: string | undefined,
-): Promise<PaymentOutcome | MfaChallenge> {
+  present: (payment: PaymentRow) => Body,
+): Promise<PaymentOutcome<Body> | MfaChallenge> {
   requirePayments(account);
   const cents = parseAmount(input.amount);
   if (!(cents > 0)) throw unprocessable({ amount: ['must be greater than zero'] });
@@ -136,11 +137,11 @@ export async function createPayment(
               'This Idempotency-Key was already used with a different request; use a new key for a new payment.',
             );
           }
-          return { status: 202 as const, body: JSON.parse(stored.response) as Payment, replayed: true };
+          return { status: 202 as const, body: JSON.parse(stored.response) as Body, replayed: true };
         }
       }
       const payment = await makePayment(tx, account, input, cents, address, now);
-      const body = presentPayment(base, payment);
+      const body = present(payment);
       if (idempotencyKey !== undefined) {
         await tx.idempotency.insert({
           scope: enrollment.id,

@@ -7,7 +7,6 @@ import { ApiError, notFound } from './errors.ts';
 import { type EventPayloads, type EventType, type NewEvent, queueDelivery } from './events.ts';
 import { newId, newWebhookSecret } from './ids.ts';
 import { disconnectedStatus } from './lifecycle.ts';
-import { presentTransaction } from './present.ts';
 
 /** Secrets that still sign at `now` (real time): the current one first, then by expiry. */
 export function activeSecrets(rows: WebhookSecretRow[], now: number): WebhookSecretRow[] {
@@ -16,9 +15,10 @@ export function activeSecrets(rows: WebhookSecretRow[], now: number): WebhookSec
     .sort((a, b) => ((a.expires_at ?? Number.POSITIVE_INFINITY) > (b.expires_at ?? Number.POSITIVE_INFINITY) ? -1 : 1));
 }
 
-export interface WebhookSettingsView {
+export interface WebhookSettings {
   url: string | null;
-  secrets: { id: string; secret: string; expires_at: string | null }[];
+  /** The secrets that sign now, the current one first. */
+  secrets: WebhookSecretRow[];
 }
 
 /** Makes sure the application has a current signing secret (first use, or after everything expired). */
@@ -47,27 +47,20 @@ export async function signingSecrets(deps: Deps, applicationId: string): Promise
   return activeSecrets(await deps.store.webhooks.listSecrets(applicationId), deps.now()).map((row) => row.secret);
 }
 
-export async function webhookSettings(deps: Deps, applicationId: string): Promise<WebhookSettingsView> {
+export async function webhookSettings(deps: Deps, applicationId: string): Promise<WebhookSettings> {
   await ensureSigningSecret(deps, applicationId);
   const application = await deps.store.applications.get(applicationId);
   const secrets = activeSecrets(await deps.store.webhooks.listSecrets(applicationId), deps.now());
-  return {
-    url: application?.webhook_url ?? null,
-    secrets: secrets.map((row) => ({
-      id: row.id,
-      secret: row.secret,
-      expires_at: row.expires_at === null ? null : isoTime(row.expires_at),
-    })),
-  };
+  return { url: application?.webhook_url ?? null, secrets };
 }
 
-export async function setWebhookUrl(deps: Deps, applicationId: string, url: string | null): Promise<WebhookSettingsView> {
+export async function setWebhookUrl(deps: Deps, applicationId: string, url: string | null): Promise<WebhookSettings> {
   await transact(deps, (tx) => tx.applications.update(applicationId, { webhook_url: url }));
   return webhookSettings(deps, applicationId);
 }
 
 /** A new current secret at once; the previous one keeps signing until `expireAt`. */
-export async function rotateWebhookSecret(deps: Deps, applicationId: string, expireAt: number): Promise<WebhookSettingsView> {
+export async function rotateWebhookSecret(deps: Deps, applicationId: string, expireAt: number): Promise<WebhookSettings> {
   await ensureSigningSecret(deps, applicationId);
   const now = deps.now();
   await transact(deps, async (tx) => {
@@ -100,6 +93,12 @@ export async function fireEvent<T extends EventType>(
   const id = await transact(deps, (_tx, emit) => emit(event));
   return { id, type, timestamp: isoTime(at), payload: body };
 }
+
+/** Deliveries the sandbox shows: the application's latest. */
+const DELIVERY_LOG_SIZE = 100;
+
+export const recentDeliveries = (deps: Deps, applicationId: string): Promise<DeliveryRow[]> =>
+  deps.store.outbox.listDeliveries(applicationId, DELIVERY_LOG_SIZE);
 
 /**
  * Sends a delivery's event again as a new delivery to the current URL (the worker signs it afresh); the earlier
@@ -138,7 +137,7 @@ async function buildPayload(deps: Deps, enrollment: EnrollmentRow, type: EventTy
       const transactions = [];
       for (const account of await deps.store.accounts.listByEnrollment(enrollment.id)) {
         const rows = await deps.store.transactions.page(account.id, { limit: 5 });
-        transactions.push(...rows.map((row) => presentTransaction(deps.publicUrl, row)));
+        transactions.push(...rows.map(deps.eventTransaction));
       }
       return { enrollment_id: enrollment.id, transactions };
     }

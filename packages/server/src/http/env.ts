@@ -5,8 +5,8 @@ import type { Deps } from '../domain/context.ts';
 import type { SandboxLimits } from '../domain/limits.ts';
 import type { ApplicationRow, EnrollmentRow } from '../storage/store.ts';
 import type { TargetPolicy } from '../webhooks/targets.ts';
-import type { TokenBuckets } from './middleware/rate-limit.ts';
 import type { RequestLog } from './request-log.ts';
+import type { TokenBuckets } from './token-buckets.ts';
 
 export interface AppVariables {
   /** The version serving the request. */
@@ -39,6 +39,8 @@ export interface Runtime {
   deps: Deps;
   /** The server's default version: of the default application until it upgrades, and of new applications. */
   defaultVersion: string;
+  /** Absolute base of the links in webhook payloads (startServer sets its own address unless PUBLIC_URL is given). */
+  publicUrl: string;
   sandbox: boolean;
   /** Per-caller request budgets; undefined when requests are not limited. */
   rateLimit: TokenBuckets | undefined;

@@ -21,6 +21,9 @@ export interface RequestLogEntry {
  */
 export const requestLogScope = (enrollment: Pick<EnrollmentRow, 'id'> | undefined): string | undefined => enrollment?.id;
 
+/** The request log's stream (`GET /sandbox/logs`), which is never logged itself. */
+export const LOGS_PATH = '/sandbox/logs';
+
 /** Lines a stream may hold for a slow reader before it drops new ones. */
 export const STREAM_QUEUE_LINES = 1000;
 

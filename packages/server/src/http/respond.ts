@@ -4,9 +4,9 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONLike, RequestBodyJSON, ResponseContent, ResponseObjectMap } from 'openapi-typescript-helpers';
 import type { operations, sandboxOperations } from '../contract/types.ts';
-import { presentDetails } from '../domain/present.ts';
 import { type ChangeContext, type Resource, rewriteResource, rewrites } from '../versions/index.ts';
 import type { AppContext, Runtime } from './env.ts';
+import { presentDetails } from './present.ts';
 
 type Responses<Ops, O extends keyof Ops> = ResponseObjectMap<Ops[O]>;
 type SuccessStatus<R> = Extract<keyof R, 200 | 201 | 202>;

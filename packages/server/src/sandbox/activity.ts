@@ -2,8 +2,8 @@
 // deterministic: the username and the day's index (days since the enrollment was created)
 // decide everything, so the same username always gives the same shapes.
 import { addDays } from '../domain/clock.ts';
-import { type Random, seeded } from '../domain/prng.ts';
 import { bills, employers, type Merchant, merchants, people, subscriptions } from './merchants.ts';
+import { type Random, seeded } from './prng.ts';
 import type { AccountKey } from './users.ts';
 
 export interface Activity {

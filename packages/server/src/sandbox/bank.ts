@@ -2,36 +2,15 @@
 // Each simulated day first posts the pending transactions due that day, then books the day's
 // activity; sequence numbers follow that order, so running balances agree with the ledger in
 // the newest-first listing.
-import { addDays, DAY_MS, startOfDay } from '../domain/clock.ts';
+import { availableOf } from '../domain/balances.ts';
+import { addDays, daysBetween } from '../domain/clock.ts';
 import { newId } from '../domain/ids.ts';
-import { seeded } from '../domain/prng.ts';
+import type { ActivityClock, ActivityResult, Activity as InstitutionActivity, InstitutionUser } from '../domain/institution.ts';
+import { institution } from '../domain/institutions.ts';
 import type { AccountRow, Repos, TransactionRow } from '../storage/store.ts';
 import { type Activity, type Balances, dayActivity, refreshActivity } from './activity.ts';
-import { institution } from './institutions.ts';
+import { seeded } from './prng.ts';
 import type { AccountKey } from './users.ts';
-
-export interface SimulationClock {
-  /** Calendar day of the enrollment clock. */
-  today: string;
-  /** Enrollment-clock time. */
-  now: number;
-  enrichDelayMs: number;
-}
-
-export interface SimulationResult {
-  /** New transactions (null when not collected, e.g. for a very large history). */
-  created: TransactionRow[] | null;
-  /** Pending transactions that posted in place. */
-  posted: TransactionRow[];
-  createdCount: number;
-}
-
-export interface SimulatedEnrollment {
-  username: string;
-  institution_id: string;
-  /** Day 0 of the simulation: the enrollment's creation day. */
-  created_day: string;
-}
 
 interface AccountState {
   row: AccountRow;
@@ -45,29 +24,17 @@ interface AccountState {
 /** Institutions report no running balance for cards. */
 const runningBalance = (state: AccountState): number | null => (state.row.type === 'credit' ? null : state.ledger);
 
-/** Days between two YYYY-MM-DD dates. */
-export const daysBetween = (from: string, to: string): number => Math.round((startOfDay(to) - startOfDay(from)) / DAY_MS);
-
-/** Available balance: ledger less pending debits (credit cards: limit less owed and pending purchases). */
-export function availableOf(account: Pick<AccountRow, 'type' | 'credit_limit_cents'>, ledger: number, pending: TransactionRow[]): number {
-  if (account.type === 'credit') {
-    const holds = pending.reduce((sum, txn) => sum + Math.max(0, txn.amount_cents), 0);
-    return (account.credit_limit_cents ?? 0) - ledger - holds;
-  }
-  return ledger + pending.reduce((sum, txn) => sum + Math.min(0, txn.amount_cents), 0);
-}
-
-export class Simulation {
+export class Simulation implements InstitutionActivity {
   private tx: Repos;
   private readonly username: string;
   private readonly institutionId: string;
   private readonly createdDay: string;
-  private readonly clock: SimulationClock;
+  private readonly clock: ActivityClock;
   private readonly states: AccountState[];
   private readonly collect: boolean;
-  private readonly result: SimulationResult;
+  private readonly result: ActivityResult;
 
-  private constructor(tx: Repos, enrollment: SimulatedEnrollment, clock: SimulationClock, states: AccountState[], collect: boolean) {
+  private constructor(tx: Repos, enrollment: InstitutionUser, clock: ActivityClock, states: AccountState[], collect: boolean) {
     this.tx = tx;
     this.username = enrollment.username;
     this.institutionId = enrollment.institution_id;
@@ -79,7 +46,7 @@ export class Simulation {
   }
 
   /** Accounts that still take part: open and authorized. */
-  static async start(tx: Repos, enrollment: SimulatedEnrollment, accounts: AccountRow[], clock: SimulationClock, collect = true): Promise<Simulation> {
+  static async start(tx: Repos, enrollment: InstitutionUser, accounts: AccountRow[], clock: ActivityClock, collect = true): Promise<Simulation> {
     const states: AccountState[] = [];
     for (const row of accounts) {
       if (row.status !== 'open' || row.removed_at !== null) continue;
@@ -125,7 +92,8 @@ export class Simulation {
   }
 
   /** The two small credits of the microdeposit flow. */
-  async microdeposits(key: AccountKey): Promise<void> {
+  async microdeposits(account: string): Promise<void> {
+    const key = account as AccountKey;
     const state = this.byKey(key);
     if (!state) return;
     const rng = seeded(`${this.username}/microdeposit/${key}`);
@@ -238,7 +206,7 @@ export class Simulation {
   }
 
   /** Writes balances back and returns what happened. */
-  async finish(): Promise<SimulationResult> {
+  async finish(): Promise<ActivityResult> {
     for (const state of this.states) {
       if (!state.touched) continue;
       await this.tx.accounts.update(state.row.id, {

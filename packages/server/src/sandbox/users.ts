@@ -1,32 +1,19 @@
 // Sandbox usernames and what each triggers; other usernames are refused like a bank refuses
 // an unknown login. `history.<n>` is a checking account with about n transactions, for
 // exercising pagination over a very large history.
-import { DEFAULT_INSTITUTION, DEFAULT_MICRODEPOSIT_INSTITUTION } from './institutions.ts';
+import type { AccountPlan as InstitutionAccountPlan, Login } from '../domain/institution.ts';
+import { DEFAULT_INSTITUTION, DEFAULT_MICRODEPOSIT_INSTITUTION } from '../domain/institutions.ts';
 
 export type AccountKey = 'checking' | 'savings' | 'credit_card' | 'success' | 'failure' | 'history';
 
-export interface AccountPlan {
+export interface AccountPlan extends InstitutionAccountPlan {
   key: AccountKey;
-  name: string;
-  type: 'depository' | 'credit';
-  subtype: 'checking' | 'savings' | 'credit_card';
-  closed: boolean;
-  /** Microdeposit outcome for accounts whose details need verification. */
-  microdeposit: 'success' | 'failure' | null;
 }
 
-export interface Scenario {
+/** A test user's login, and the failures it provokes on purpose. */
+export interface Scenario extends Login {
   accounts: AccountPlan[];
-  disconnectOnUse: boolean;
-  disconnectReason: string | null;
-  defaultInstitution: string;
-  /** Number of transactions of the `history` account (the large-history user). */
-  historySize: number | null;
-  /** Requests with the token that answer 429 before one is served (`rate_limited.<n>`). */
-  rateLimitedRequests: number;
-  /** Transactions requests that answer 504 before one is served (`timeout.first_transactions`). */
-  transactionsTimeouts: number;
-  /** Every request that needs the institution answers 502 (`institution.down`). */
+  /** Every request that reaches the institution answers 502 (`institution.down`). */
   institutionDown: boolean;
 }
 

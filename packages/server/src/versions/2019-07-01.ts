@@ -1,6 +1,7 @@
 // 2019-07-01: the shapes before 2020-10-12.
+
+import type { Account, AccountBalances, Transaction } from '../contract/resources.ts';
 import type { components, v20190701Components } from '../contract/types.ts';
-import type { Account, AccountBalances, Transaction } from '../domain/present.ts';
 import type { VersionChange } from './change.ts';
 
 // The older shapes, from the 2019-07-01 description: a rewrite that produces anything else fails the type check.

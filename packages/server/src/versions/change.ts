@@ -2,7 +2,7 @@
 // older version is one module that rewrites current shapes into its own on the way out (and
 // its requests into current ones on the way in). Going back several versions applies the
 // modules in turn, newest first.
-import type { AccountDetails } from '../domain/present.ts';
+import type { AccountDetails } from '../contract/resources.ts';
 
 /** Resources whose shape a version may change, named by their current schema. */
 export type Resource = 'Account' | 'AccountDetails' | 'AccountBalances' | 'Transaction' | 'Payee' | 'Payment' | 'PaymentSchemes';

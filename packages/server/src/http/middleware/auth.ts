@@ -1,15 +1,13 @@
 // Authentication: the access token (HTTP Basic username, or the raw Authorization value of the
 // older description's form, in every version) names the enrollment, and with it the application
 // (whose default version serves requests without Service-Version); live tokens also need the
-// certificate. The enrollment is brought up to date before the handler reads it.
+// certificate. Bringing the enrollment up to date is the next step (enrollment-sync.ts).
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
 import { applicationById, versionOf } from '../../domain/applications.ts';
 import { findEnrollmentByToken, usableEnrollment } from '../../domain/enrollments.ts';
 import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
 import { isLiveToken } from '../../domain/ids.ts';
-import { syncEnrollment } from '../../domain/lifecycle.ts';
-import { applySandboxRateLimit } from '../../domain/sandbox-failures.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
 import { addressCaller, enrollmentCaller, limitRate } from './rate-limit.ts';
 import { useApplicationVersion } from './version.ts';
@@ -36,8 +34,6 @@ export function hasClientCertificate(c: AppContext): boolean {
 export interface AuthOptions {
   /** The sandbox control API: sandbox tokens only. */
   sandboxOnly?: boolean;
-  /** The request needs the institution (details, balances, transactions). */
-  bank?: boolean;
 }
 
 export function authenticate(runtime: Runtime, options: AuthOptions = {}): MiddlewareHandler<AppEnv> {
@@ -68,9 +64,7 @@ export function authenticate(runtime: Runtime, options: AuthOptions = {}): Middl
     const application = await applicationById(runtime.deps, enrollment.application_id);
     c.set('application', application);
     useApplicationVersion(c, versionOf(application, runtime.defaultVersion));
-    // The control API stays usable while the sandbox user is being rate limited.
-    if (!options.sandboxOnly) await applySandboxRateLimit(runtime.deps, enrollment);
-    c.set('enrollment', await syncEnrollment(runtime.deps, enrollment, options.bank === true));
+    c.set('enrollment', enrollment);
     await next();
   };
 }

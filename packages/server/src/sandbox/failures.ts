@@ -1,10 +1,9 @@
 // The sandbox users that provoke the documented failures on purpose, so that an integration's
 // retry and error paths can be tested: rate limits (429), a first transactions request that
 // times out (504), and an institution that fails with no fallback (502).
-import { scenarioFor } from '../sandbox/users.ts';
-import type { EnrollmentRow } from '../storage/store.ts';
-import { type Deps, transact } from './context.ts';
-import { ApiError, rateLimited } from './errors.ts';
+import { ApiError, rateLimited } from '../domain/errors.ts';
+import type { EnrollmentRow, Store } from '../storage/store.ts';
+import { scenarioFor } from './users.ts';
 
 /** Seconds a rate-limited or timed-out request is told to wait before retrying. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -12,9 +11,9 @@ export const RETRY_AFTER_SECONDS = 1;
 type Counter = 'rate_limited_requests' | 'transactions_timeouts';
 
 /** Takes one failure off the enrollment's counter; true when this request is the one to fail. */
-async function takeFailure(deps: Deps, enrollment: EnrollmentRow, counter: Counter): Promise<boolean> {
+async function takeFailure(store: Store, enrollment: EnrollmentRow, counter: Counter): Promise<boolean> {
   if (enrollment[counter] <= 0) return false;
-  return transact(deps, async (tx) => {
+  return store.transaction(async (tx) => {
     const current = await tx.enrollments.getForUpdate(enrollment.id);
     if (!current || current[counter] <= 0) return false;
     await tx.enrollments.update(enrollment.id, { [counter]: current[counter] - 1 });
@@ -23,13 +22,13 @@ async function takeFailure(deps: Deps, enrollment: EnrollmentRow, counter: Count
 }
 
 /** `rate_limited.<n>`: the token's first n requests answer 429 rate_limited with Retry-After. */
-export async function applySandboxRateLimit(deps: Deps, enrollment: EnrollmentRow): Promise<void> {
-  if (await takeFailure(deps, enrollment, 'rate_limited_requests')) throw rateLimited(RETRY_AFTER_SECONDS);
+export async function applySandboxRateLimit(store: Store, enrollment: EnrollmentRow): Promise<void> {
+  if (await takeFailure(store, enrollment, 'rate_limited_requests')) throw rateLimited(RETRY_AFTER_SECONDS);
 }
 
 /** `timeout.first_transactions`: the first transactions request answers 504; the retry is served. */
-export async function applyTransactionsTimeout(deps: Deps, enrollment: EnrollmentRow): Promise<void> {
-  if (await takeFailure(deps, enrollment, 'transactions_timeouts')) {
+export async function applyTransactionsTimeout(store: Store, enrollment: EnrollmentRow): Promise<void> {
+  if (await takeFailure(store, enrollment, 'transactions_timeouts')) {
     throw new ApiError(504, 'gateway_timeout', 'The institution did not answer in time (a very large history); retry in a few seconds.', undefined, {
       'Retry-After': String(RETRY_AFTER_SECONDS),
     });

@@ -1,16 +1,14 @@
-// Rows to the current version's resource shapes. Links are absolute, under `base`.
-import type { components } from '../contract/types.ts';
-import { institution } from '../sandbox/institutions.ts';
-import type { AccountRow, PayeeRow, PaymentRow, TransactionRow } from '../storage/store.ts';
-import { formatCents } from './money.ts';
-
-type Schemas = components['schemas'];
-export type Account = Schemas['Account'];
-export type AccountDetails = Schemas['AccountDetails'];
-export type AccountBalances = Schemas['AccountBalances'];
-export type Transaction = Schemas['Transaction'];
-export type Payee = Schemas['Payee'];
-export type Payment = Schemas['Payment'];
+// Rows to the current version's resource shapes (the version changes rewrite them for older
+// versions on the way out). Links are absolute, under `base`.
+import type { Account, AccountBalances, AccountDetails, Payee, Payment, Transaction } from '../contract/resources.ts';
+import type { sandboxComponents } from '../contract/types.ts';
+import { rollbackUntil, versionOf } from '../domain/applications.ts';
+import { isoTime } from '../domain/clock.ts';
+import type { EventType } from '../domain/events.ts';
+import { institution } from '../domain/institutions.ts';
+import { formatCents } from '../domain/money.ts';
+import type { WebhookSettings } from '../domain/webhooks.ts';
+import type { AccountRow, ApplicationRow, DeliveryRow, EnrollmentRow, PayeeRow, PaymentRow, TransactionRow } from '../storage/store.ts';
 
 const accountUrl = (base: string, id: string) => `${base}/accounts/${id}`;
 
@@ -114,3 +112,47 @@ export function presentPayment(base: string, row: PaymentRow): Payment {
     links: { self: `${account}/payments/${row.id}`, account },
   };
 }
+
+// The sandbox control API's shapes.
+
+export type ApplicationView = sandboxComponents['schemas']['SandboxApplication'];
+type ApiVersion = ApplicationView['default_version'];
+
+export function applicationView(application: ApplicationRow, serverDefault: string, now: number): ApplicationView {
+  const until = rollbackUntil(application);
+  const open = until !== null && now < until;
+  return {
+    id: application.id,
+    // Stored versions are ones the server knows: they are checked when set.
+    default_version: versionOf(application, serverDefault) as ApiVersion,
+    previous_version: open ? (application.previous_version as ApiVersion) : null,
+    rollback_until: open ? isoTime(until) : null,
+  };
+}
+
+/** An enrollment's institution as the control API names it. */
+export const institutionOf = (enrollment: EnrollmentRow) => {
+  const bank = institution(enrollment.institution_id);
+  return { id: bank.id, name: bank.name };
+};
+
+export const presentWebhookSettings = (settings: WebhookSettings) => ({
+  url: settings.url,
+  secrets: settings.secrets.map((row) => ({
+    id: row.id,
+    secret: row.secret,
+    expires_at: row.expires_at === null ? null : isoTime(row.expires_at),
+  })),
+});
+
+export const presentDelivery = (row: DeliveryRow) => ({
+  id: row.id,
+  event_id: row.event_id,
+  event_type: row.event_type as EventType,
+  status: row.status,
+  attempts: row.attempts,
+  last_status: row.last_status,
+  last_error: row.last_error,
+  next_attempt_at: row.next_attempt_at === null ? null : isoTime(row.next_attempt_at),
+  delivered_at: row.delivered_at === null ? null : isoTime(row.delivered_at),
+});

@@ -1,5 +1,6 @@
-// Institutions of the sandbox. Ids are lower snake_case; products say what each supports,
-// which decides the links an account gets.
+// The catalogue of the institutions the service connects to: what `GET /institutions` lists and
+// every account names. Ids are lower snake_case; products say what each supports, which decides
+// the links an account gets.
 
 export type Product = 'verify.instant' | 'verify.microdeposit' | 'balance' | 'transactions' | 'payments';
 

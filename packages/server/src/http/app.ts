@@ -1,0 +1,74 @@
+// The Hono app: the edge's tracking, errors and not-found answers, the version and body limit
+// middleware, the routes of each document, and the rendered reference under /docs.
+import { docsApp } from '@aggregation/docs';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { RequestValidator } from '../contract/requests.ts';
+import { ApiError } from '../domain/errors.ts';
+import { VERSIONS } from '../versions/index.ts';
+import type { Edge } from './edge.ts';
+import type { AppEnv, Runtime } from './env.ts';
+import { errorResponse, notFoundResponse } from './middleware/errors.ts';
+import { addressCaller, limitRate, rateLimitByAddress } from './middleware/rate-limit.ts';
+import { MAX_BODY_BYTES, type Validators } from './middleware/validate.ts';
+import { versionMiddleware } from './middleware/version.ts';
+import type { ReadCache } from './read-cache.ts';
+import { registerOperations } from './routes.ts';
+
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+
+function loadValidators(sandbox: boolean): Validators {
+  try {
+    return {
+      api: new Map(VERSIONS.map((version) => [version, RequestValidator.forDocument(version as '2020-10-12' | '2019-07-01')])),
+      sandbox: sandbox ? RequestValidator.forDocument('sandbox') : undefined,
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw new Error('The bundled description is missing (openapi/dist); build it first: npm run build -w @aggregation/openapi', {
+      cause: error,
+    });
+  }
+}
+
+export interface HttpAppOptions {
+  edge: Edge;
+  readCache: ReadCache | undefined;
+  /** Absolute base of links; undefined: the origin of each request. */
+  publicUrl: string | undefined;
+  logError: (error: unknown) => void;
+}
+
+export function httpApp(runtime: Runtime, { edge, readCache, publicUrl, logError }: HttpAppOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(edge.track);
+  const validators = loadValidators(runtime.sandbox);
+  const documented = [...validators.api.values()].slice(0, 1).concat(validators.sandbox ? [validators.sandbox] : []);
+  app.onError((error, c) => errorResponse(c, error, logError));
+  const answerNotFound = notFoundResponse((path) => documented.flatMap((validator) => validator.contract.allowedMethods(path)));
+  // Requests no route takes count against the client address like unauthenticated ones.
+  app.notFound((c) => {
+    try {
+      limitRate(runtime.rateLimit, addressCaller(c.env?.incoming));
+    } catch (error) {
+      return errorResponse(c, error, logError);
+    }
+    return answerNotFound(c);
+  });
+  app.use(versionMiddleware(runtime.defaultVersion, publicUrl));
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', 'The request body is too large.');
+    },
+  });
+  // Only methods that carry a body: bodyLimit reads `c.req.raw.body`, which makes the adapter build a
+  // full Request (with an abort signal) per request, a large share of a GET's cost and of its garbage.
+  app.use((c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
+
+  registerOperations(app, runtime, validators, readCache);
+  // The rendered reference of every document, next to the API it describes.
+  if (runtime.rateLimit) app.use('/docs/*', rateLimitByAddress(runtime));
+  app.route('/docs', docsApp());
+  return app;
+}

@@ -1,0 +1,75 @@
+// Payees and Zelle payments.
+import { createPayee, createPayment, listPayments, paymentOf, requirePayments, SCHEMES } from '../../domain/payments.ts';
+import type { PaymentRow } from '../../storage/store.ts';
+import { answer } from '../answer.ts';
+import { presentPayee, presentPayment } from '../present.ts';
+import { apiBody } from '../respond.ts';
+import { pathAccount } from './accounts.ts';
+import type { ApiHandlers } from './types.ts';
+
+/** Payment lists up to this length are rendered whole (and may be replayed); longer ones are streamed. */
+const WHOLE_LIST_MAX = 100;
+/** On the stored answer of a repeated Idempotency-Key, so that a client can tell it made no second payment. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+// Payees and payments check the institution on the account they use; they do not set off the
+// users that disconnect at their first data request.
+export const paymentHandlers = {
+  createPayee: {
+    handle: async (c, runtime) => {
+      const account = await pathAccount(c, runtime, { reachesInstitution: true });
+      const result = await createPayee(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayee'));
+      const body = 'connect_token' in result ? result : presentPayee(c.get('base'), result);
+      return answer.json(c, runtime, 'createPayee', 200, body);
+    },
+  },
+
+  listPaymentSchemes: {
+    handle: async (c, runtime) => {
+      const account = await pathAccount(c, runtime);
+      requirePayments(account);
+      return answer.json(c, runtime, 'listPaymentSchemes', 200, { schemes: SCHEMES.map((name) => ({ name })) });
+    },
+  },
+
+  createPayment: {
+    handle: async (c, runtime) => {
+      const account = await pathAccount(c, runtime, { reachesInstitution: true });
+      const key = c.get('params')['Idempotency-Key'] as string | undefined;
+      const base = c.get('base');
+      const present = (row: PaymentRow) => presentPayment(base, row);
+      const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), key, present);
+      if ('connect_token' in result) return answer.json(c, runtime, 'createPayment', 200, result);
+      if (result.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      return answer.json(c, runtime, 'createPayment', 202, result.body);
+    },
+  },
+
+  listPayments: {
+    handle: async (c, runtime) => {
+      const account = await pathAccount(c, runtime);
+      const rows = listPayments(runtime.deps, account);
+      const base = c.get('base');
+      return answer.list(
+        c,
+        runtime,
+        'listPayments',
+        {
+          async *[Symbol.asyncIterator]() {
+            for await (const row of rows) yield presentPayment(base, row);
+          },
+        },
+        WHOLE_LIST_MAX,
+      );
+    },
+  },
+
+  getPayment: {
+    handle: async (c, runtime) => {
+      const account = await pathAccount(c, runtime);
+      requirePayments(account);
+      const row = await paymentOf(runtime.deps, account, c.req.param('payment_id')!);
+      return answer.json(c, runtime, 'getPayment', 200, presentPayment(c.get('base'), row));
+    },
+  },
+} satisfies Partial<ApiHandlers>;
