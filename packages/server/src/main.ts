@@ -8,12 +8,13 @@
 // certificate signed by the client CA), SANDBOX=off to disable the sandbox control API,
 // RATE_LIMIT (requests per second per caller, bursts of twice that; none by default),
 // ACCESS_LOG=off to silence the one-line-per-request log, READ_CACHE=off to render every read,
+// SANDBOX_READ_CACHE_MB (64; the read cache's memory budget),
 // SANDBOX_MAX_HISTORY (largest n of the history.<n> users; 100000); for a hosted sandbox
 // SANDBOX_HOSTED=on and the settings of settings.ts (see the README).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer, type TlsOptions } from './server.ts';
-import { hostedSettingsFromEnv } from './settings.ts';
+import { hostedSettingsFromEnv, readCacheFromEnv } from './settings.ts';
 import { describeStorage } from './storage/index.ts';
 
 function tlsFromEnv(): TlsOptions | undefined {
@@ -45,7 +46,7 @@ const running = await startServer({
   ...(tls ? { tls } : {}),
   ...(rate > 0 ? { rateLimit: { perSecond: rate, burst: rate * 2 } } : {}),
   ...(process.env.ACCESS_LOG === 'off' ? {} : { accessLog: (line: string) => console.log(line) }),
-  ...(process.env.READ_CACHE === 'off' ? { readCache: false } : {}),
+  readCache: readCacheFromEnv(process.env),
   ...(maxHistory > 0 ? { maxHistory } : {}),
 }).catch((error: NodeJS.ErrnoException) => {
   // The one common way the start fails: say so in a line, not a stack trace.

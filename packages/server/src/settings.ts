@@ -4,6 +4,7 @@
 
 import type { AppOptions } from './app.ts';
 import { HOSTED_LIMITS, NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
+import { DEFAULT_READ_CACHE_BYTES } from './http/read-cache.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -35,4 +36,18 @@ export function hostedSettingsFromEnv(env: Env): Pick<AppOptions, 'defaultApplic
       enrollmentsPerApplication: count(env, 'SANDBOX_ENROLLMENTS_PER_APPLICATION', defaults.enrollmentsPerApplication),
     },
   };
+}
+
+const MIB = 1024 * 1024;
+
+/** READ_CACHE=off renders every read; SANDBOX_READ_CACHE_MB is the read cache's memory budget in MiB. */
+export function readCacheFromEnv(env: Env): AppOptions['readCache'] {
+  if (env.READ_CACHE === 'off') return false;
+  const value = env.SANDBOX_READ_CACHE_MB?.trim();
+  if (value === undefined || value === '') return { maxBytes: DEFAULT_READ_CACHE_BYTES };
+  const megabytes = Number(value);
+  if (!Number.isFinite(megabytes) || megabytes <= 0) {
+    throw new Error(`SANDBOX_READ_CACHE_MB must be a number of MiB above 0 (READ_CACHE=off turns the cache off), not "${value}"`);
+  }
+  return { maxBytes: Math.round(megabytes * MIB) };
 }

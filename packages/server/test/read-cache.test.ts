@@ -3,11 +3,15 @@
 // rendered by the handlers at that moment (in-process `app.fetch` never replays).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { DAY_MS } from '../src/domain/clock.ts';
+import { type Entry, entryBytes, ReadCache } from '../src/http/read-cache.ts';
 import { openStore, type RunningServer, startServer } from '../src/index.ts';
+import { readCacheFromEnv } from '../src/settings.ts';
+import type { Store } from '../src/storage/store.ts';
 import { type Caller, caller, type Reply } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
@@ -228,5 +232,61 @@ describe('read cache and stores that cannot see other writers', () => {
       await running.close();
       await store.close();
     }
+  });
+});
+
+describe('read cache memory budget', () => {
+  const store = { changeMark: () => 'mark' } as unknown as Store;
+  const entry = (bodyBytes: number): Entry => ({
+    mark: 'mark',
+    expiresAt: Number.POSITIVE_INFINITY,
+    live: false,
+    caller: undefined,
+    scope: undefined,
+    headers: { 'content-type': 'application/json', 'content-length': bodyBytes },
+    body: Buffer.alloc(bodyBytes, 'x'),
+  });
+  const keyOf = (n: number) => `Basic dG9rZW4=\n\nlocalhost\n/accounts/acc_${n}`;
+  const incoming = { socket: {} } as IncomingMessage;
+
+  test('kept responses are counted by their bytes and the least recently used go beyond the budget', () => {
+    const size = entryBytes(keyOf(1), entry(10_000));
+    assert.ok(size > 10_000, 'the body, its key, its headers and a fixed overhead');
+    const cache = new ReadCache(store, Date.now, { maxBytes: 3 * size });
+    for (const n of [1, 2, 3]) cache.keep(keyOf(n), entry(10_000));
+    assert.equal(cache.keptBytes, 3 * size);
+    // A read of the first makes the second the least recently used.
+    assert.equal(
+      cache.check(keyOf(1), incoming, () => {}),
+      true,
+    );
+    cache.keep(keyOf(4), entry(10_000));
+    assert.deepEqual(
+      [1, 2, 3, 4].map((n) => cache.keeps(keyOf(n))),
+      [true, false, true, true],
+    );
+    assert.equal(cache.keptBytes, 3 * size);
+    // One larger response takes the room of two.
+    cache.keep(keyOf(5), entry(20_000));
+    assert.deepEqual(
+      [1, 3, 4, 5].map((n) => cache.keeps(keyOf(n))),
+      [false, false, true, true],
+    );
+    assert.ok(cache.keptBytes <= 3 * size);
+  });
+
+  test('a body above the largest kept size is not kept', () => {
+    const cache = new ReadCache(store, Date.now, { maxBytes: 1 << 20, maxEntryBytes: 1000 });
+    cache.keep(keyOf(1), entry(1001));
+    cache.keep(keyOf(2), entry(1000));
+    assert.deepEqual([cache.keeps(keyOf(1)), cache.keeps(keyOf(2))], [false, true]);
+  });
+
+  test('SANDBOX_READ_CACHE_MB sets the budget; READ_CACHE=off turns the cache off', () => {
+    assert.deepEqual(readCacheFromEnv({}), { maxBytes: 64 * 1024 * 1024 });
+    assert.deepEqual(readCacheFromEnv({ SANDBOX_READ_CACHE_MB: '16' }), { maxBytes: 16 * 1024 * 1024 });
+    assert.equal(readCacheFromEnv({ READ_CACHE: 'off', SANDBOX_READ_CACHE_MB: '16' }), false);
+    assert.throws(() => readCacheFromEnv({ SANDBOX_READ_CACHE_MB: '0' }), /SANDBOX_READ_CACHE_MB/);
+    assert.throws(() => readCacheFromEnv({ SANDBOX_READ_CACHE_MB: 'lots' }), /SANDBOX_READ_CACHE_MB/);
   });
 });

@@ -12,6 +12,7 @@ import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
 import { GroupCommit } from '../src/storage/sqlite/group-commit.ts';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
+import { rowReader } from '../src/storage/sqlite/rows.ts';
 import { WAL_INDEX_VERSION, watchWalIndex } from '../src/storage/sqlite/wal-index.ts';
 import { DEFAULT_APPLICATION_ID, type DeliveryRow, type TransactionRow, UniqueViolation } from '../src/storage/store.ts';
 import { pendingDelivery, testEvent } from './helpers/outbox.ts';
@@ -323,6 +324,26 @@ for (const kind of await storeKinds()) {
 }
 
 describe('sqlite only', () => {
+  test('rows are plain objects with booleans, whatever the names of their columns', () => {
+    const db = new DatabaseSync(':memory:');
+    db.exec("CREATE TABLE t (id TEXT, post_replaces INTEGER, note TEXT); INSERT INTO t VALUES ('a', 1, NULL), ('b', 0, 'x')");
+    const rows = rowReader(db.prepare('SELECT * FROM t ORDER BY id')).all([]);
+    assert.deepEqual(rows, [
+      { id: 'a', post_replaces: true, note: null },
+      { id: 'b', post_replaces: false, note: 'x' },
+    ]);
+    assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype);
+    // Names no literal can hold as they are, and one that would set a literal's prototype.
+    const odd = rowReader(db.prepare('SELECT COUNT(*), 1 AS "__proto__" FROM t')).get([]) as Record<string, unknown>;
+    assert.deepEqual(Object.entries(odd), [
+      ['COUNT(*)', 2],
+      ['__proto__', 1],
+    ]);
+    assert.equal(Object.getPrototypeOf(odd), Object.prototype);
+    assert.equal(rowReader(db.prepare("SELECT * FROM t WHERE id = 'none'")).get([]), undefined);
+    db.close();
+  });
+
   test('a database from before applications keeps its webhook URL, secrets, enrollments and outbox in the default application', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-'));
     const path = join(dir, 'old.sqlite');

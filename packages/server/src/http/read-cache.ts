@@ -17,13 +17,18 @@ import { REQUEST_ID_HEADER } from './request-id.ts';
 import { requestLogScope } from './request-log.ts';
 
 export interface ReadCacheOptions {
-  /** Total size of the kept bodies (default 64 MiB). */
+  /** Memory budget of the kept responses, bodies, keys and headers (default 64 MiB); least recently used go first. */
   maxBytes?: number;
   /** Larger bodies are not kept (default 512 KiB). */
   maxEntryBytes?: number;
 }
 
-interface Entry {
+export const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** What an entry holds beside its body, key and headers: the entry, its headers object, the LRU's slots. */
+const ENTRY_OVERHEAD_BYTES = 512;
+
+export interface Entry {
   /** The store's change mark when the response was rendered. */
   mark: string;
   /** Real time at which the enrollment's state machines next have work to do. */
@@ -44,6 +49,26 @@ export function readCacheKey(incoming: IncomingMessage): string | undefined {
   if (incoming.method !== 'GET' || incoming.url === undefined) return undefined;
   const { headers } = incoming;
   return `${headers.authorization ?? ''}\n${headers[VERSION_HEADER.toLowerCase()] ?? ''}\n${headers.host ?? ''}\n${incoming.url}`;
+}
+
+/**
+ * The memory an entry holds, as counted against the budget. Strings count two bytes a character (V8 may keep
+ * them as UTF-16).
+ */
+export function entryBytes(key: string, entry: Pick<Entry, 'headers' | 'body'>): number {
+  let headers = 0;
+  for (const name in entry.headers) headers += name.length + String(entry.headers[name]).length;
+  return entry.body.byteLength + 2 * (key.length + headers) + ENTRY_OVERHEAD_BYTES;
+}
+
+/**
+ * The body in memory of its own. Small buffers are slices of a shared 8 KiB pool, and a kept slice would keep
+ * its whole slab: up to five times a small body's size, not counted against the budget.
+ */
+function unpooled(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /** The enrollment's next state change, in real time (its clock runs at an offset). */
@@ -68,9 +93,25 @@ export class ReadCache {
     this.now = now;
     this.maxEntryBytes = options.maxEntryBytes ?? 512 * 1024;
     this.entries = new LRUCache<string, Entry>({
-      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (entry, key) => entry.body.length + key.length,
+      maxSize: options.maxBytes ?? DEFAULT_READ_CACHE_BYTES,
+      sizeCalculation: (entry, key) => entryBytes(key, entry),
     });
+  }
+
+  /** Bytes counted against the budget (`maxBytes`). */
+  get keptBytes(): number {
+    return this.entries.calculatedSize;
+  }
+
+  /** Whether a response is kept for `key` (without making it recently used). */
+  keeps(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** Keeps a rendered response, evicting the least recently used beyond the budget; too large ones are not kept. */
+  keep(key: string, entry: Entry): void {
+    if (entry.body.byteLength > this.maxEntryBytes) return;
+    this.entries.set(key, entry);
   }
 
   /**
@@ -127,13 +168,13 @@ export class ReadCache {
       });
       await next();
       if (body === undefined || c.res.status !== 200 || this.store.changeMark() !== mark) return;
-      const bytes = Buffer.from(body);
-      if (bytes.length > this.maxEntryBytes) return;
+      if (body.length > this.maxEntryBytes) return;
+      const bytes = unpooled(body);
       const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
       headers['content-length'] = bytes.length;
       delete headers[REQUEST_ID_HEADER.toLowerCase()];
       const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
-      this.entries.set(key, {
+      this.keep(key, {
         mark,
         expiresAt: expiryOf(enrollment),
         live: enrollment?.mode === 'live',

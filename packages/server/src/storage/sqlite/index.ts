@@ -10,6 +10,7 @@ import { identifier, type SqlConnection, sqlRepos } from '../sql/repos.ts';
 import { type Repos, type Store, StoreUnavailable, UniqueViolation } from '../store.ts';
 import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
+import { type RowReader, rowReader } from './rows.ts';
 import { watchWalIndex } from './wal-index.ts';
 
 export interface SqliteOptions {
@@ -32,17 +33,7 @@ function storeError(error: unknown): unknown {
   return new StoreUnavailable(`SQLite is unavailable: ${(error as Error).message}`, { cause: error });
 }
 
-const BOOLEAN_COLUMNS = new Set(['disconnect_on_use', 'payments_supported', 'post_replaces']);
-
 type Row = Record<string, unknown>;
-
-function fromDb<T>(row: Row | undefined): T | undefined {
-  if (!row) return undefined;
-  // node:sqlite returns a fresh object per row: fix the few boolean columns in place. Copying
-  // every column into a new object cost more than reading the rows (list reads, benchmarked).
-  for (const key of BOOLEAN_COLUMNS) if (key in row) row[key] = row[key] === 1;
-  return Object.setPrototypeOf(row, Object.prototype) as T;
-}
 
 function toDb(value: unknown): SQLInputValue {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -53,6 +44,7 @@ function toDb(value: unknown): SQLInputValue {
 class Connection implements SqlConnection {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
+  private readonly readers = new Map<string, RowReader>();
   // Write transactions are serialized (BEGIN IMMEDIATE under one lock): plain reads hold.
   readonly forUpdate = '';
   readonly forUpdateSkipLocked = '';
@@ -70,11 +62,19 @@ class Connection implements SqlConnection {
     return statement;
   }
 
+  /** The statement's rows as plain objects, built by a reader made once per statement (rows.ts). */
+  private reader(sql: string): RowReader {
+    let reader = this.readers.get(sql);
+    if (!reader) {
+      reader = rowReader(this.db.prepare(sql));
+      this.readers.set(sql, reader);
+    }
+    return reader;
+  }
+
   all<T>(sql: string, ...params: unknown[]): T[] {
     try {
-      return this.prepare(sql)
-        .all(...params.map(toDb))
-        .map((row) => fromDb<T>(row as Row) as T);
+      return this.reader(sql).all(params.map(toDb)) as T[];
     } catch (error) {
       throw storeError(error);
     }
@@ -82,7 +82,7 @@ class Connection implements SqlConnection {
 
   get<T>(sql: string, ...params: unknown[]): T | undefined {
     try {
-      return fromDb<T>(this.prepare(sql).get(...params.map(toDb)) as Row | undefined);
+      return this.reader(sql).get(params.map(toDb)) as T | undefined;
     } catch (error) {
       throw storeError(error);
     }
