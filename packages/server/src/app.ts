@@ -68,7 +68,7 @@ export interface AppOptions {
   databasePath?: string;
   /** Serve the sandbox control API (default true). */
   sandbox?: boolean;
-  /** The default version of the default application and of new applications (default 2020-10-12). */
+  /** The default version of the default application and of new applications (default: the current version). */
   defaultVersion?: string;
   /**
    * Enrollments made without an application key belong to the default application (default
@@ -127,7 +127,7 @@ export type App = Hono<AppEnv> & AppHandles;
 function loadValidators(sandbox: boolean): Validators {
   try {
     return {
-      api: new Map(VERSIONS.map((version) => [version, RequestValidator.forDocument(version as '2020-10-12' | '2019-07-01')])),
+      api: new Map(VERSIONS.map((version) => [version, RequestValidator.forDocument(version)])),
       sandbox: sandbox ? RequestValidator.forDocument('sandbox') : undefined,
     };
   } catch (error) {
