@@ -1,4 +1,5 @@
-// The one place that reads the bundled description and validates data against it. The spec's own tests, the
+// The one place that validates data against the bundled description; as `./contract` it also gives the bundles
+// (bundles.ts), the walk of a description (operations.ts) and the generated versions. The spec's own tests, the
 // server's tests and the contract tests all go through here, so nobody validates against a hand-copied schema.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
@@ -23,10 +24,10 @@ export {
   type MediaType,
   type Operation,
   type OperationParameter,
+  type OperationResponse,
   operationsOf,
   type Parameter,
   type RequestBody,
-  type Response,
   type WebhookEvent,
   webhooksOf,
 } from './operations.ts';

@@ -53,7 +53,7 @@ export type MediaType = { mediaType: string; media: JsonObject; schema: JsonObje
 
 export type RequestBody = { required: boolean; pointer: string; body: JsonObject; content: MediaType[] };
 
-export type Response = { status: string; pointer: string; response: JsonObject; content: MediaType[] };
+export type OperationResponse = { status: string; pointer: string; response: JsonObject; content: MediaType[] };
 
 /** What every operation and webhook event has in common. */
 type Walked = {
@@ -69,7 +69,7 @@ type Walked = {
   /** Path item and operation parameters together; an operation's own parameter replaces the path item's of its name. */
   parameters: OperationParameter[];
   requestBody: RequestBody | undefined;
-  responses: Response[];
+  responses: OperationResponse[];
   /** The operation's requirements, or the document's when it names none. */
   security: JsonObject[];
 };
