@@ -1,6 +1,7 @@
 // Bundles each API of redocly.yaml into dist/<name>.json and dist/<name>.yaml.
 // Components stay named (no dereferencing) so that generators see the same names. Beside each bundle goes its
-// variant for client generators, dist/<name>.generators.json and .yaml (see src/generators.ts).
+// variant for client generators, dist/<name>.generators.json and .yaml (see src/generators.ts), and last the module of
+// the versions the bundles carry, dist/versions.js (see scripts/versions.ts).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -8,8 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
-import type { DocumentName, OpenApiDocument } from '../src/contract.ts';
+import type { DocumentName, OpenApiDocument } from '../src/bundles.ts';
 import { forGenerators, generatorsBundlePath } from '../src/generators.ts';
+import { type Document, writeVersionsModule } from './versions.ts';
 
 const run = promisify(execFile);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,10 +35,14 @@ for (const name of Object.keys(config.apis)) {
   }
 }
 
+const documents: Document[] = [];
 for (const name of Object.keys(config.apis) as DocumentName[]) {
   const bundle = JSON.parse(await readFile(join(root, 'dist', `${name}.json`), 'utf8')) as OpenApiDocument;
+  documents.push({ name, infoVersion: bundle.info.version });
   const variant = forGenerators(bundle);
   await writeFile(generatorsBundlePath(name, 'json'), `${JSON.stringify(variant, null, 2)}\n`);
-  // Long lines stay whole, as in Redocly's YAML bundles; YAML 1.1 quotes dates (`'2020-10-12'`), which 1.1 parsers would read as dates.
+  // Long lines stay whole, as in Redocly's YAML bundles; YAML 1.1 quotes dates (info.version), which 1.1 parsers would read as dates.
   await writeFile(generatorsBundlePath(name, 'yaml'), stringify(variant, { lineWidth: 0, version: '1.1' }));
 }
+
+await writeVersionsModule(join(root, 'dist'), documents);

@@ -5,9 +5,10 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// Generated beside the bundles by `npm run build`, which lint runs after.
+import { DOCUMENT_NAMES as names } from '@aggregation/openapi/versions';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const names = ['2020-10-12', '2019-07-01', 'sandbox'];
 const sources = names.map((name) => `spec/${name}.yaml`);
 // The YAML bundles hold the same document as the JSON ones; linting one form suffices.
 const bundles = names.map((name) => `dist/${name}.json`);

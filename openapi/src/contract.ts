@@ -1,97 +1,36 @@
-// The one place that reads the bundled description and validates data against it. The spec's own tests, the
+// The one place that validates data against the bundled description; as `./contract` it also gives the bundles
+// (bundles.ts), the walk of a description (operations.ts) and the generated versions. The spec's own tests, the
 // server's tests and the contract tests all go through here, so nobody validates against a hand-copied schema.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { type DocumentName, type JsonObject, loadBundle, type OpenApiDocument } from './bundles.ts';
+import { deref, escapePointer, httpMethods, locate } from './operations.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its plugin arrives as the `default` of the default export.
 const addFormats: FormatsPlugin =
   (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 
-export const documentNames = ['2020-10-12', '2019-07-01', 'sandbox'] as const;
-export type DocumentName = (typeof documentNames)[number];
-export const currentVersion = '2020-10-12';
-export const versions = ['2020-10-12', '2019-07-01'] as const;
-
-export const distDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-
-export type JsonObject = { [key: string]: unknown };
-export type OpenApiDocument = JsonObject & {
-  openapi: string;
-  info: JsonObject & { version: string };
-  paths?: Record<string, Record<string, JsonObject>>;
-  webhooks?: Record<string, Record<string, JsonObject>>;
-  components?: Record<string, Record<string, JsonObject>>;
-};
-
-const bundleCache = new Map<DocumentName, OpenApiDocument>();
-
-/** Reads a bundle written by `npm run build` (openapi/dist/<name>.json). */
-export function loadBundle(name: DocumentName): OpenApiDocument {
-  let bundle = bundleCache.get(name);
-  if (!bundle) {
-    bundle = JSON.parse(readFileSync(join(distDir, `${name}.json`), 'utf8')) as OpenApiDocument;
-    bundleCache.set(name, bundle);
-  }
-  return bundle;
-}
-
-export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-export type OperationRef = {
-  method: string;
-  path: string;
-  operationId: string;
-  operation: JsonObject;
-  pathItem: JsonObject;
-};
-
-/** Every operation of a document, in document order. */
-export function listOperations(doc: OpenApiDocument): OperationRef[] {
-  const found: OperationRef[] = [];
-  for (const [path, pathItem] of Object.entries(doc.paths ?? {})) {
-    for (const method of httpMethods) {
-      const operation = pathItem[method] as JsonObject | undefined;
-      if (operation) found.push({ method, path, operationId: String(operation.operationId), operation, pathItem });
-    }
-  }
-  return found;
-}
-
-export type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; example?: unknown; schema?: JsonObject };
-
-/** The parameters of an operation, those of its path item included, with references followed. */
-export function operationParameters(doc: OpenApiDocument, path: string, operation: JsonObject): Parameter[] {
-  const fromPath = (doc.paths?.[path]?.parameters ?? []) as unknown as unknown[];
-  const fromOperation = (operation.parameters ?? []) as unknown[];
-  return [...fromPath, ...fromOperation].map((parameter) => deref<Parameter>(doc, parameter));
-}
-
-/** Follows a local `$ref` (`#/components/...`) to its target; other values are returned as they are. */
-export function deref<T = JsonObject>(doc: OpenApiDocument, value: unknown): T {
-  let current = value as JsonObject;
-  const seen = new Set<string>();
-  while (current && typeof current.$ref === 'string') {
-    const ref = current.$ref;
-    if (seen.has(ref)) throw new Error(`circular $ref ${ref}`);
-    seen.add(ref);
-    current = resolvePointer(doc, ref) as JsonObject;
-  }
-  return current as T;
-}
-
-function resolvePointer(doc: OpenApiDocument, ref: string): unknown {
-  if (!ref.startsWith('#/')) throw new Error(`only local references are expected in a bundle: ${ref}`);
-  let node: unknown = doc;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = (node as JsonObject | undefined)?.[key];
-    if (node === undefined) throw new Error(`unresolved $ref ${ref}`);
-  }
-  return node;
-}
+export type { CurrentVersion, DocumentName, Version } from '@aggregation/openapi/versions';
+// The versions are generated from the bundles (scripts/versions.ts); here under the names the contract helpers export.
+export { CURRENT_VERSION as currentVersion, DOCUMENT_NAMES as documentNames, VERSIONS as versions } from '@aggregation/openapi/versions';
+export { distDir, type JsonObject, loadBundle, type OpenApiDocument } from './bundles.ts';
+export {
+  deref,
+  escapePointer,
+  type HttpMethod,
+  httpMethods,
+  type Located,
+  locate,
+  type MediaType,
+  type Operation,
+  type OperationParameter,
+  type OperationResponse,
+  operationsOf,
+  type Parameter,
+  type RequestBody,
+  type WebhookEvent,
+  webhooksOf,
+} from './operations.ts';
 
 export type ValidationProblem = { where: string; message: string };
 
@@ -200,7 +139,7 @@ export class ContractValidator {
     const where = `${input.method.toUpperCase()} ${input.path} ${input.status}`;
     const matched = this.match(input.method, input.path.split('?')[0]!);
     if (!matched) return [{ where, message: 'no documented operation for this method and path' }];
-    const pointerBase = `#/paths/${matched.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${input.method.toLowerCase()}/responses`;
+    const pointerBase = `#/paths/${escapePointer(matched.path)}/${input.method.toLowerCase()}/responses`;
     const responses = (matched.operation.responses ?? {}) as Record<string, unknown>;
     const statusKey = [String(input.status), `${String(input.status)[0]}XX`, 'default'].find((key) => Object.hasOwn(responses, key));
     if (!statusKey) return [{ where, message: `status ${input.status} is not documented for this operation` }];
@@ -216,7 +155,7 @@ export class ContractValidator {
         continue;
       }
       if (header.schema) {
-        const schemaPointer = pointerTo(this.doc, rawHeader, `${pointerBase}/${statusKey}/headers/${name}`);
+        const schemaPointer = locate(this.doc, rawHeader, `${pointerBase}/${statusKey}/headers/${escapePointer(name)}`).pointer;
         const coerced = coerceHeader(deref(this.doc, header.schema), value);
         problems.push(...this.validateAt(`${schemaPointer}/schema`, coerced).map((p) => ({ ...p, where: `${where} header ${name}` })));
       }
@@ -233,22 +172,11 @@ export class ContractValidator {
     const documented = Object.hasOwn(content, contentType);
     const mediaKey = documented ? contentType : Object.keys(content)[0]!;
     if (!documented) problems.push({ where, message: `content type "${contentType}" is not documented` });
-    const responsePointer = pointerTo(this.doc, responses[statusKey], `${pointerBase}/${statusKey}`);
-    const schemaPointer = `${responsePointer}/content/${mediaKey.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
+    const responsePointer = locate(this.doc, responses[statusKey], `${pointerBase}/${statusKey}`).pointer;
+    const schemaPointer = `${responsePointer}/content/${escapePointer(mediaKey)}/schema`;
     problems.push(...this.validateAt(schemaPointer, input.body).map((p) => ({ ...p, where })));
     return problems;
   }
-}
-
-/** The pointer of a possibly referenced object: its `$ref` target when it is one, otherwise where it stands. */
-function pointerTo(doc: OpenApiDocument, value: unknown, fallback: string): string {
-  let pointer = fallback;
-  let current = value as JsonObject;
-  while (current && typeof current.$ref === 'string') {
-    pointer = current.$ref;
-    current = resolvePointer(doc, pointer) as JsonObject;
-  }
-  return pointer;
 }
 
 /** Header values arrive as text; integers are compared as numbers. */

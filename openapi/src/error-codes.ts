@@ -1,6 +1,6 @@
 // The error codes the description declares (`x-error-codes`, from spec/error-codes.yaml): one list for the
 // reference's table, the Errors guide and the checks of every error example.
-import type { OpenApiDocument } from './contract.ts';
+import type { OpenApiDocument } from './bundles.ts';
 
 export type ErrorCode = {
   /** The code, or a family of codes ending in `.<reason>` (`account.closed.<reason>`). */

@@ -4,7 +4,7 @@
 // typescript-fetch `WebhooksApi.ts`) or is not valid code (its python `webhooks_api.py`). The event payloads stay
 // under `components/schemas`, so a generated client still has a model to parse each event with.
 import { join } from 'node:path';
-import { type DocumentName, distDir, type JsonObject, type OpenApiDocument } from './contract.ts';
+import { type DocumentName, distDir, type JsonObject, type OpenApiDocument } from './bundles.ts';
 
 /** `openapi/dist/<name>.generators.json` (or `.yaml`): the file to feed a client generator. */
 export function generatorsBundlePath(name: DocumentName, ext: 'json' | 'yaml' = 'json'): string {

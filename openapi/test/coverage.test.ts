@@ -2,16 +2,7 @@
 // list, the entrypoint, the four webhook events, their headers, security and the documented errors, in both versions.
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import {
-  ContractValidator,
-  deref,
-  type JsonObject,
-  listOperations,
-  loadBundle,
-  type OpenApiDocument,
-  operationParameters,
-  versions,
-} from '../src/contract.ts';
+import { ContractValidator, deref, type JsonObject, loadBundle, type OpenApiDocument, operationsOf, versions, webhooksOf } from '../src/contract.ts';
 
 // Section 4 of the service description, numbered as there.
 const seedOperations = [
@@ -34,7 +25,9 @@ const seedEvents = ['enrollment.disconnected', 'transactions.processed', 'accoun
 
 const operation = (doc: OpenApiDocument, method: string, path: string) => doc.paths?.[path]?.[method] as JsonObject | undefined;
 
-const parameterNames = operationParameters;
+/** The parameters of one operation, those of its path item included. */
+const parametersOf = (doc: OpenApiDocument, method: string, path: string) =>
+  operationsOf(doc).find((found) => found.method === method && found.path === path)!.parameters;
 
 const responseOf = (doc: OpenApiDocument, op: JsonObject, status: string) => deref(doc, (op.responses as Record<string, unknown>)[status]);
 
@@ -62,7 +55,7 @@ for (const version of versions) {
       assert.deepEqual(operation(doc, 'get', '/institutions')?.security, []);
       assert.equal(operation(doc, 'get', '/')?.operationId, 'getEntrypoint');
       assert.deepEqual(operation(doc, 'get', '/')?.security, []);
-      assert.equal(listOperations(doc).length, seedOperations.length + 2);
+      assert.equal(operationsOf(doc).length, seedOperations.length + 2);
     });
 
     test('has the four webhook events', () => {
@@ -71,7 +64,8 @@ for (const version of versions) {
         assert.ok(operation, `webhook ${event} is missing`);
         // Events are authenticated by their signature, not by a token or a client certificate.
         assert.deepEqual(operation.security, [], `webhook ${event} security`);
-        assert.ok(operationParameters(doc, '', operation).some((p) => p.in === 'header' && p.name === 'Service-Signature'));
+        const { parameters } = webhooksOf(doc).find((found) => found.name === event)!;
+        assert.ok(parameters.some((p) => p.in === 'header' && p.name === 'Service-Signature'));
       }
     });
 
@@ -103,9 +97,9 @@ for (const version of versions) {
     });
 
     test('every operation documents Service-Version on every response and accepts it on the request', () => {
-      for (const { path, method, operation: op } of listOperations(doc)) {
+      for (const { path, method, operation: op, parameters } of operationsOf(doc)) {
         assert.ok(
-          parameterNames(doc, path, op).some((p) => p.in === 'header' && p.name === 'Service-Version'),
+          parameters.some((p) => p.in === 'header' && p.name === 'Service-Version'),
           `${method} ${path}`,
         );
         for (const status of Object.keys(op.responses as object)) {
@@ -126,7 +120,7 @@ for (const version of versions) {
 
     test('transactions take count, from_id, start_date and end_date', () => {
       const path = '/accounts/{account_id}/transactions';
-      const names = parameterNames(doc, path, operation(doc, 'get', path)!)
+      const names = parametersOf(doc, 'get', path)
         .filter((p) => p.in === 'query')
         .map((p) => p.name);
       assert.deepEqual(names.sort(), ['count', 'end_date', 'from_id', 'start_date']);
@@ -134,8 +128,7 @@ for (const version of versions) {
 
     test('payments take an Idempotency-Key and JSON or form-encoded bodies', () => {
       const path = '/accounts/{account_id}/payments';
-      const op = operation(doc, 'post', path)!;
-      assert.ok(parameterNames(doc, path, op).some((p) => p.in === 'header' && p.name === 'Idempotency-Key'));
+      assert.ok(parametersOf(doc, 'post', path).some((p) => p.in === 'header' && p.name === 'Idempotency-Key'));
       for (const payPath of [path, '/accounts/{account_id}/payees']) {
         const body = deref(doc, operation(doc, 'post', payPath)!.requestBody);
         assert.deepEqual(Object.keys(body.content as object).sort(), ['application/json', 'application/x-www-form-urlencoded']);
@@ -155,7 +148,7 @@ for (const version of versions) {
     });
 
     test('authenticated operations document 400, 401, 403, 429 and 502 with the error schema', () => {
-      for (const { path, method, operation: op } of listOperations(doc)) {
+      for (const { path, method, operation: op } of operationsOf(doc)) {
         if (path === '/institutions' || path === '/') continue;
         for (const status of ['400', '401', '403', '429', '502']) {
           const response = responseOf(doc, op, status);
@@ -166,7 +159,7 @@ for (const version of versions) {
     });
 
     test('every account sub-resource answers 410 account.closed and 404', () => {
-      for (const { path, method, operation: op } of listOperations(doc)) {
+      for (const { path, method, operation: op } of operationsOf(doc)) {
         if (!path.includes('{account_id}')) continue;
         assert.ok(
           exampleCodes(doc, op, '410').some((code) => code.startsWith('account.closed')),
@@ -183,7 +176,7 @@ for (const version of versions) {
     });
 
     test('bodies answer 422 with params', () => {
-      for (const { path, method, operation: op } of listOperations(doc)) {
+      for (const { path, method, operation: op } of operationsOf(doc)) {
         if (!op.requestBody) continue;
         const response = responseOf(doc, op, '422');
         const media = (response.content as Record<string, JsonObject>)['application/json']!;
@@ -211,7 +204,7 @@ test('2019-07-01 documents the raw token in Authorization; 2020-10-12 does not',
 
 test('the sandbox control API document has its operations', () => {
   const doc = loadBundle('sandbox');
-  const ids = listOperations(doc)
+  const ids = operationsOf(doc)
     .map((o) => o.operationId)
     .sort();
   for (const id of [

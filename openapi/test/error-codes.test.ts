@@ -2,7 +2,7 @@
 // declaration gives it, and the reference's table of codes is rendered from the declaration.
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { deref, documentNames, type JsonObject, listOperations, loadBundle } from '../src/contract.ts';
+import { deref, documentNames, type JsonObject, loadBundle, operationsOf } from '../src/contract.ts';
 import { declaredErrorCode, type ErrorCode, errorCodesMarker, errorCodesOf, errorCodesTable } from '../src/error-codes.ts';
 
 type Shown = { where: string; status: number; code: string };
@@ -10,7 +10,7 @@ type Shown = { where: string; status: number; code: string };
 /** The code of every example of every error response of a document's operations. */
 function errorExamples(name: (typeof documentNames)[number]): Shown[] {
   const bundle = loadBundle(name);
-  return listOperations(bundle).flatMap(({ method, path, operation }) =>
+  return operationsOf(bundle).flatMap(({ method, path, operation }) =>
     Object.entries((operation.responses ?? {}) as JsonObject)
       .filter(([status]) => /^[45]/.test(status))
       .flatMap(([status, raw]) => {

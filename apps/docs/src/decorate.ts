@@ -15,7 +15,7 @@ export function decorate(name: DocumentName, bundle: OpenApiDocument, samplesDir
     samplesDir,
   );
   for (const operation of operations) {
-    operation.object['x-codeSamples'] = samples
+    operation.operation['x-codeSamples'] = samples
       .filter((sample) => sample.operationId === operation.operationId)
       .map((sample) => ({ lang: sample.language.lang, label: sample.language.label, source: sample.source }));
   }

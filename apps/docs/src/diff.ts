@@ -1,8 +1,7 @@
 // What changed between two versions of the description, computed from the two bundles: schemas and their
 // properties, operations (parameters, request bodies, responses, security), webhook events and security
 // schemes. Prose (descriptions, examples) is left out: only what a client's code depends on counts.
-import type { JsonObject, OpenApiDocument } from '@aggregation/openapi/contract';
-import { httpMethods } from './documents.ts';
+import { type JsonObject, type OpenApiDocument, operationsOf } from '@aggregation/openapi/contract';
 
 export type Added = { name: string; type: string };
 export type TypeChange = { name: string; from: string; to: string };
@@ -274,16 +273,7 @@ function diffOperation(context: Context, key: OperationKey, fromItem: JsonObject
 }
 
 function operationKeys(document: OpenApiDocument): Map<string, OperationKey> {
-  const keys = new Map<string, OperationKey>();
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const method of httpMethods) {
-      const operation = item[method];
-      if (!isObject(operation)) continue;
-      const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined;
-      keys.set(`${method.toUpperCase()} ${path}`, { method, path, operationId });
-    }
-  }
-  return keys;
+  return new Map(operationsOf(document).map(({ method, path, operationId }) => [`${method.toUpperCase()} ${path}`, { method, path, operationId }]));
 }
 
 function webhookBody(item: JsonObject): Json {

@@ -1,15 +1,7 @@
 // The Postman collection of one document: openapi-to-postmanv2 converts the bundle, and this module makes it run as
 // is against a sandbox: the token and ids come from variables, every request pins its document's version and carries
 // a test script checking the answer against the description, and the requests that remove access run last.
-import {
-  type DocumentName,
-  deref,
-  type JsonObject,
-  listOperations,
-  type OpenApiDocument,
-  type OperationRef,
-  versions,
-} from '@aggregation/openapi/contract';
+import { type DocumentName, deref, type JsonObject, type OpenApiDocument, type Operation, operationsOf, versions } from '@aggregation/openapi/contract';
 import converter from 'openapi-to-postmanv2';
 import type { RequestAuthDefinition } from 'postman-collection';
 
@@ -75,20 +67,18 @@ export function inlineSchema(bundle: OpenApiDocument, schema: unknown, trail: st
 }
 
 /** The operation's success answers: status to the JSON schema of its body (null without a body). */
-function successSchemas(bundle: OpenApiDocument, operation: OperationRef): Record<string, unknown> {
+function successSchemas(bundle: OpenApiDocument, operation: Operation): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
-  for (const [status, raw] of Object.entries((operation.operation.responses ?? {}) as JsonObject)) {
+  for (const { status, content } of operation.responses) {
     if (!status.startsWith('2')) continue;
-    const response = deref(bundle, raw);
-    const content = response.content as Record<string, JsonObject> | undefined;
-    const schema = content?.['application/json']?.schema;
+    const schema = content.find((media) => media.mediaType === 'application/json')?.schema;
     answers[status] = schema === undefined ? null : inlineSchema(bundle, schema);
   }
   return answers;
 }
 
 /** The test script of one request: a documented success status, a body matching its schema, the version served. */
-export function testScript(bundle: OpenApiDocument, document: DocumentName, operation: OperationRef): string[] {
+export function testScript(bundle: OpenApiDocument, document: DocumentName, operation: Operation): string[] {
   const answers = successSchemas(bundle, operation);
   const version = (versions as readonly string[]).includes(document) ? document : undefined;
   return [
@@ -108,7 +98,7 @@ export function testScript(bundle: OpenApiDocument, document: DocumentName, oper
 const templateOf = (path: string[] = []) => `/${path.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`;
 
 /** Removing access (DELETE) or ending the enrollment's data (disconnect, close) would break every later request. */
-function endsTheData(operation: OperationRef): boolean {
+function endsTheData(operation: Operation): boolean {
   return operation.method === 'delete' || /disconnect|close/i.test(operation.operationId);
 }
 
@@ -138,7 +128,7 @@ const keepIds: Record<string, string[]> = {
   ],
 };
 
-function prepare(item: Item, operation: OperationRef, bundle: OpenApiDocument, document: DocumentName): void {
+function prepare(item: Item, operation: Operation, bundle: OpenApiDocument, document: DocumentName): void {
   const request = item.request!;
   for (const variable of request.url.variable ?? []) variable.value = `{{${variableOf(variable.key)}}}`;
   for (const query of request.url.query ?? []) {
@@ -184,7 +174,7 @@ function firstThingsFirst(folder: Item, operationIdOf: WeakMap<Item, string>): I
 /** The collection of a document, ready to run against the sandbox. */
 export async function buildCollection(bundle: OpenApiDocument, document: DocumentName): Promise<Collection> {
   const collection = await convert(bundle);
-  const operations = new Map(listOperations(bundle).map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation]));
+  const operations = new Map(operationsOf(bundle).map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation]));
   const last: Item[] = [];
   const operationIdOf = new WeakMap<Item, string>();
   const keep = (items: Item[]): Item[] =>

@@ -125,22 +125,24 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
       const { page, problems } = await open(`/docs/${name}.html`);
       await page.locator('[data-component-name="Menu/MenuItem"]').first().waitFor();
 
-      const tags = [...new Set(operations.map((operation) => operation.tag))];
+      // Redoc groups operations by their first tag; one without tags goes under "default".
+      const tagOf = (operation: (typeof operations)[number]) => operation.tags[0] ?? 'default';
+      const tags = [...new Set(operations.map(tagOf))];
       for (const tag of tags) {
         await show(page, new RegExp(`^\\s*${escapeRegExp(tag)}\\s*$`), tag);
-        for (const operation of operations.filter((item) => item.tag === tag)) {
+        for (const operation of operations.filter((item) => tagOf(item) === tag)) {
           const method = operation.method.toUpperCase();
           // The menu entry is the summary, then the method (lowercase in the DOM, uppercase on screen).
           await show(page, new RegExp(`^\\s*${escapeRegExp(operation.summary)}\\s*${method}\\s*$`, 'i'), operation.summary);
           // The first sample (curl) is shown in full; the others sit behind the language menu.
-          const [sample] = operation.object['x-codeSamples'] as CodeSample[];
+          const [sample] = operation.operation['x-codeSamples'] as CodeSample[];
           const source = sample!.source.replace(/\s+/g, ' ').trim();
           await page.locator('pre').filter({ hasText: source }).first().waitFor({ timeout: 10_000 });
           await page.getByText(operation.path, { exact: true }).first().waitFor({ timeout: 10_000 });
           if (operation === operations[0]) {
             // The page's picture: its first operation, with the code samples beside it.
             await page.screenshot({ path: join(screenshotsDir, `${name}.png`) });
-            await everyLanguage(page, operation.object['x-codeSamples'] as CodeSample[]);
+            await everyLanguage(page, operation.operation['x-codeSamples'] as CodeSample[]);
           }
         }
       }

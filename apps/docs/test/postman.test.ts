@@ -1,7 +1,7 @@
 // The Postman collection of each document, as the build writes it: every operation once with a test script, the
 // requests every other one needs first, the ones that end the data last, and the version pinned.
 import assert from 'node:assert/strict';
-import { documentNames, listOperations, loadBundle, versions } from '@aggregation/openapi/contract';
+import { documentNames, loadBundle, operationsOf, versions } from '@aggregation/openapi/contract';
 import { describe, it } from 'vitest';
 import { buildCollection } from '../src/postman.ts';
 
@@ -13,7 +13,7 @@ describe('Postman collections', () => {
     it(`${document}: every operation once, each with a test script checking the description`, async () => {
       const collection = await buildCollection(loadBundle(document), document);
       const all = requests(collection.item as Item[]);
-      assert.equal(all.length, listOperations(loadBundle(document)).length);
+      assert.equal(all.length, operationsOf(loadBundle(document)).length);
       for (const request of all) {
         const script = request.event?.[0]?.script.exec.join('\n') ?? '';
         assert.match(script, /answers a documented success status/, request.name);

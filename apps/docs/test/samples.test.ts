@@ -22,7 +22,7 @@ describe('code samples in the built documents', () => {
       const operations = operationsOf(built(name));
       assert.equal(operations.length, operationsOf(loadBundle(name)).length);
       for (const operation of operations) {
-        const samples = operation.object['x-codeSamples'] as CodeSample[] | undefined;
+        const samples = operation.operation['x-codeSamples'] as CodeSample[] | undefined;
         assert.deepEqual(
           samples?.map((sample) => sample.lang),
           languages.map((language) => language.lang),
@@ -35,7 +35,7 @@ describe('code samples in the built documents', () => {
 
   it('the older version shows the samples pinned to itself', () => {
     const older = operationsOf(built('2019-07-01')).find((operation) => operation.operationId === 'listAccounts');
-    const samples = older?.object['x-codeSamples'] as CodeSample[];
+    const samples = older?.operation['x-codeSamples'] as CodeSample[];
     for (const sample of samples) {
       assert.ok(sample.source.includes('2019-07-01'), sample.lang);
       assert.ok(!sample.source.includes(currentVersion), sample.lang);
@@ -44,7 +44,7 @@ describe('code samples in the built documents', () => {
 
   it('the bundles themselves stay without samples', () => {
     for (const name of documentNames) {
-      for (const operation of operationsOf(loadBundle(name))) assert.equal(operation.object['x-codeSamples'], undefined);
+      for (const operation of operationsOf(loadBundle(name))) assert.equal(operation.operation['x-codeSamples'], undefined);
     }
   });
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Collection, docsDir, type Environment } from '@aggregation/docs';
-import { type DocumentName, listOperations, loadBundle, versions } from '@aggregation/openapi/contract';
+import { type DocumentName, loadBundle, operationsOf, versions } from '@aggregation/openapi/contract';
 import { startServer } from '@aggregation/server';
 import newman, { type NewmanRunOptions, type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -56,7 +56,7 @@ describe('Newman', () => {
       assert.match(token, /^test_token_/, 'the sandbox collection kept the access token');
       const { summary } = await run({ collection: await collectionOf(version), environment });
       assert.deepEqual(failures(summary), []);
-      const operations = listOperations(loadBundle(version)).length;
+      const operations = operationsOf(loadBundle(version)).length;
       assert.equal(summary.run.stats.requests.total, operations, 'one request per operation');
       // A documented status and the version served, for every request; a body check where there is a body.
       const assertions = summary.run.stats.assertions.total ?? 0;
@@ -68,7 +68,7 @@ describe('Newman', () => {
   test('the sandbox collection passes every test, the requests that end the data last', async () => {
     const { summary } = await run({ collection: await collectionOf('sandbox'), environment: environmentFor('sandbox') });
     assert.deepEqual(failures(summary), []);
-    assert.equal(summary.run.stats.requests.total, listOperations(loadBundle('sandbox')).length);
+    assert.equal(summary.run.stats.requests.total, operationsOf(loadBundle('sandbox')).length);
   });
 
   test('a request that fails the description fails its test', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { docsDir } from '@aggregation/docs';
-import { documentNames, loadBundle } from '@aggregation/openapi/contract';
+import { documentNames, loadBundle, operationsOf } from '@aggregation/openapi/contract';
 import { skipWhenMissing } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { artifactsDir } from '../src/paths.ts';
@@ -30,14 +30,6 @@ const languages: Language[] = [
   { id: 'python', ext: 'py', skip: noVenv, command: (file) => [venvPython, [file]] },
 ];
 
-type Operation = { operationId: string };
-function operationsOf(name: (typeof documentNames)[number]): Operation[] {
-  const document = loadBundle(name);
-  return Object.values(document.paths ?? {}).flatMap((item) =>
-    Object.values(item).filter((value): value is Operation => typeof (value as Operation)?.operationId === 'string'),
-  );
-}
-
 describe('code samples against the sandbox server', { concurrent: true }, () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
@@ -46,7 +38,7 @@ describe('code samples against the sandbox server', { concurrent: true }, () => 
   afterAll(() => sandbox?.close());
 
   for (const name of documentNames) {
-    for (const { operationId } of operationsOf(name)) {
+    for (const { operationId } of operationsOf(loadBundle(name))) {
       for (const language of languages) {
         it.skipIf(language.skip)(`${name} ${operationId} (${language.id})`, async () => {
           const shown = join(docsDir, 'samples', name, language.id, `${operationId}.${language.ext}`);

@@ -1,26 +1,21 @@
 // One place that maps a version date to its generated types, so every typed surface of the client
 // (raw paths, named methods, webhook events) changes together when a caller picks another version.
 
-import type { components as Components20190701, operations as Operations20190701, paths as Paths20190701 } from '@aggregation/types/2019-07-01';
-import type { components as Components20201012, operations as Operations20201012, paths as Paths20201012 } from '@aggregation/types/2020-10-12';
+import {
+  type ComponentsByVersion,
+  CURRENT_VERSION,
+  type CurrentVersion,
+  type OperationsByVersion,
+  type PathsByVersion,
+  VERSIONS,
+  type Version,
+} from '@aggregation/types/versions';
 
-export const versions = ['2020-10-12', '2019-07-01'] as const;
-export type Version = (typeof versions)[number];
-export const currentVersion = '2020-10-12' satisfies Version;
-export type CurrentVersion = typeof currentVersion;
-
-export type PathsByVersion = {
-  '2020-10-12': Paths20201012;
-  '2019-07-01': Paths20190701;
-};
-export type ComponentsByVersion = {
-  '2020-10-12': Components20201012;
-  '2019-07-01': Components20190701;
-};
-export type OperationsByVersion = {
-  '2020-10-12': Operations20201012;
-  '2019-07-01': Operations20190701;
-};
+// Generated from the description: @aggregation/types carries the versions (and each one's types) in its own build,
+// so the client, which depends on the types only, needs nothing more to know them.
+export const versions = VERSIONS;
+export const currentVersion = CURRENT_VERSION;
+export type { ComponentsByVersion, CurrentVersion, OperationsByVersion, PathsByVersion, Version };
 
 export type Paths<V extends Version> = PathsByVersion[V];
 export type Schemas<V extends Version> = ComponentsByVersion[V]['schemas'];

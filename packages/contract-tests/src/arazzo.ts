@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { type Running, startMock } from '@aggregation/mock';
+import { CURRENT_VERSION } from '@aggregation/openapi/versions';
 import { parse } from 'yaml';
 import { packageDir } from './python.ts';
 import { count, newResult, type SuiteResult } from './report.ts';
@@ -142,7 +143,7 @@ export async function runArazzoSuite(target: Target): Promise<SuiteResult> {
   // The mock answers every workflow: documented examples, with `Prefer` (x-mock inputs) choosing the error answers.
   const mocks: Running[] = [];
   try {
-    const api = await startMock({ version: '2020-10-12' });
+    const api = await startMock({ version: CURRENT_VERSION });
     mocks.push(api);
     const sandbox = await startMock({ version: 'sandbox' });
     mocks.push(sandbox);

@@ -2,7 +2,11 @@
 // control API, success and documented error answers alike, the way an integrator's code would. It only sends
 // requests the description allows, so that anything a validating proxy reports is the server's doing.
 import type { AggregationClient, createSandboxClient, Version } from '@aggregation/client';
+import { CURRENT_VERSION, VERSIONS } from '@aggregation/openapi/versions';
 import { Steps } from './steps.ts';
+
+/** The oldest version: an application made on it can be upgraded to the current one and rolled back. */
+const OLDEST_VERSION = VERSIONS[VERSIONS.length - 1]!;
 
 export type JourneyContext<V extends Version> = {
   version: V;
@@ -161,13 +165,13 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
   // An application of its own on the older version: an enrollment made with its key, its version upgraded and rolled back.
   await steps.ok('getSandboxApplication', () => sandboxCall(sandbox.GET('/sandbox/application'), 200));
   const application = await steps.ok('createSandboxApplication', () =>
-    sandboxCall(anonymous.POST('/sandbox/applications', { body: { default_version: '2019-07-01' } }), 201),
+    sandboxCall(anonymous.POST('/sandbox/applications', { body: { default_version: OLDEST_VERSION } }), 201),
   );
   const owned = application && (await enroll(steps, ctx.sandbox(undefined, application.key), 'username'));
   if (owned) {
     const ownSandbox = ctx.sandbox(owned.token);
     await steps.ok('upgradeSandboxApplicationVersion', () =>
-      sandboxCall(ownSandbox.POST('/sandbox/application/version', { body: { version: '2020-10-12' } }), 200),
+      sandboxCall(ownSandbox.POST('/sandbox/application/version', { body: { version: CURRENT_VERSION } }), 200),
     );
     await steps.ok('rollBackSandboxApplicationVersion', () => sandboxCall(ownSandbox.POST('/sandbox/application/version/rollback'), 200));
   }

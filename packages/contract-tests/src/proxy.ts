@@ -4,7 +4,8 @@
 
 import { createClient, createSandboxClient, type Version } from '@aggregation/client';
 import { type Running, startValidationProxy } from '@aggregation/mock';
-import { ContractValidator, type DocumentName, listOperations, loadBundle } from '@aggregation/openapi/contract';
+import { ContractValidator, type DocumentName, loadBundle, operationsOf } from '@aggregation/openapi/contract';
+import { CURRENT_VERSION, DOCUMENT_NAMES, VERSIONS } from '@aggregation/openapi/versions';
 import { eventTypes, runJourney } from './journey.ts';
 import { count, newResult, type SuiteResult } from './report.ts';
 import type { Target } from './target.ts';
@@ -35,7 +36,7 @@ export async function runProxySuite(target: Target): Promise<SuiteResult> {
     result.skipped.push('the journey enrolls sandbox users, and this server has no sandbox control API');
     return result;
   }
-  const documents: DocumentName[] = ['2020-10-12', '2019-07-01', 'sandbox'];
+  const documents = DOCUMENT_NAMES;
   const proxies = new Map<DocumentName, Running>();
   const receiver = await startWebhookReceiver();
   const exchanges: Exchange[] = [];
@@ -43,7 +44,7 @@ export async function runProxySuite(target: Target): Promise<SuiteResult> {
     for (const document of documents) proxies.set(document, await startValidationProxy({ version: document, upstream: target.baseUrl }));
     const sandboxUrl = proxies.get('sandbox')!.url;
     let firedEvents = 0;
-    for (const version of ['2020-10-12', '2019-07-01'] as const satisfies readonly Version[]) {
+    for (const version of VERSIONS satisfies readonly Version[]) {
       const apiUrl = proxies.get(version)!.url;
       const steps = await runJourney({
         version,
@@ -68,7 +69,7 @@ export async function runProxySuite(target: Target): Promise<SuiteResult> {
       const validator = new ContractValidator(doc);
       const mine = exchanges.filter((e) => e.document === document);
       const covered = new Set(mine.map((e) => validator.match(e.method, e.path)?.operation.operationId).filter(Boolean));
-      const operations = listOperations(doc);
+      const operations = operationsOf(doc);
       const violations = mine.flatMap((e) => e.violations.map((v) => `${e.method} ${e.path} ${e.status}: [${v.severity}] ${v.message}`));
       // With --errors Prism also logs each answer it replaced; a violation without the header still counts.
       const logged = proxies
@@ -93,8 +94,8 @@ export async function runProxySuite(target: Target): Promise<SuiteResult> {
       return result;
     }
     const arrived = await waitForDeliveries(receiver, firedEvents, 10_000);
-    const current = ContractValidator.forDocument('2020-10-12');
-    const webhookProblems = receiver.deliveries.flatMap((delivery) => validateDelivery('2020-10-12', current, delivery));
+    const current = ContractValidator.forDocument(CURRENT_VERSION);
+    const webhookProblems = receiver.deliveries.flatMap((delivery) => validateDelivery(CURRENT_VERSION, current, delivery));
     const types = new Set(receiver.deliveries.map((d) => /"type"\s*:\s*"([^"]+)"/.exec(d.body)?.[1]));
     result.lines.push(
       `webhooks: ${count(arrived, 'event')} delivered (${firedEvents} fired, the rest sent by state changes), ${types.size} types, ` +

@@ -3,7 +3,8 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DocumentName, distDir, listOperations, loadBundle } from '@aggregation/openapi/contract';
+import { type DocumentName, distDir, loadBundle, operationsOf } from '@aggregation/openapi/contract';
+import { VERSIONS } from '@aggregation/openapi/versions';
 import { ensureEnv, findPython, packageDir } from './python.ts';
 import { count, newResult, type SuiteResult } from './report.ts';
 import type { Target } from './target.ts';
@@ -81,7 +82,7 @@ async function accountFor(target: Target, token: string, version: string): Promi
 async function plannedRuns(target: Target, withRemovals: boolean): Promise<{ runs: Run[]; skipped: string[] }> {
   const runs: Run[] = [];
   const skipped: string[] = [];
-  for (const version of ['2020-10-12', '2019-07-01'] as const) {
+  for (const version of VERSIONS) {
     const token = await target.token();
     runs.push({
       name: version,
@@ -219,7 +220,7 @@ export async function runSchemathesisSuite(target: Target, options: Schemathesis
         result.problems.push(`${run.name}: Schemathesis exited with ${code} and wrote no report:\n${output.slice(-4000)}`);
         continue;
       }
-      const ids = listOperations(loadBundle(run.document))
+      const ids = operationsOf(loadBundle(run.document))
         .map((o) => o.operationId)
         .filter((id) => (run.include ? run.include.includes(id) : !(run.exclude ?? []).includes(id)));
       const seen = covered.get(run.document) ?? new Set<string>();
@@ -249,7 +250,7 @@ export async function runSchemathesisSuite(target: Target, options: Schemathesis
     }
   }
   for (const [document, ids] of covered) {
-    const all = listOperations(loadBundle(document)).length;
+    const all = operationsOf(loadBundle(document)).length;
     result.lines.push(`${document}: ${ids.size}/${all} operations covered by the runs above`);
   }
   return result;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { listOperations, type OpenApiDocument } from '@aggregation/openapi/contract';
+import { type OpenApiDocument, operationsOf } from '@aggregation/openapi/contract';
 import { describe, test } from 'vitest';
 import { parse } from 'yaml';
 import { loadFiles, mockInputs, type RespectReport, tally, topLevel } from '../src/arazzo.ts';
@@ -32,7 +32,7 @@ for (const file of files) {
           const [, source, operationId] = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.operationId) ?? [];
           const bundle = JSON.parse(readFileSync(sources.get(source!)!, 'utf8')) as OpenApiDocument;
           assert.ok(
-            listOperations(bundle).some((o) => o.operationId === operationId),
+            operationsOf(bundle).some((o) => o.operationId === operationId),
             `${step.operationId} exists`,
           );
         }

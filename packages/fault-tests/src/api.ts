@@ -2,6 +2,7 @@
 // enrollment, the error shape every refusal must have, a snapshot of everything a token can read,
 // and the canary that proves the server still serves.
 import assert from 'node:assert/strict';
+import { CURRENT_VERSION } from '@aggregation/openapi/versions';
 import { basic, type Caller, caller, contract, type Reply } from '../../server/test/helpers/harness.ts';
 import { tally } from './tally.ts';
 
@@ -38,7 +39,7 @@ export async function enroll(call: Caller, username = 'username'): Promise<Enrol
 /** Problems of an error body against the description's `Error` schema (`{"error": {"code", "message", "params?"}}`). */
 export function errorShapeProblems(body: unknown): string[] {
   if (body === undefined) return ['no JSON body'];
-  return contract('2020-10-12')
+  return contract(CURRENT_VERSION)
     .validateAt('#/components/schemas/Error', body)
     .map((problem) => `${problem.where} ${problem.message}`);
 }

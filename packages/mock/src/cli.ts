@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm run mock -- [--version 2020-10-12|2019-07-01|sandbox] [--port 4010] [--dynamic]`
+// `npm run mock -- [--version <a version date, or sandbox; the current version by default>] [--port 4010] [--dynamic]`
 import { parseArgs } from 'node:util';
 import { type DocumentName, documentNames } from '@aggregation/openapi/contract';
+import { CURRENT_VERSION } from '@aggregation/openapi/versions';
 import { defaultMockPort, startMock } from './index.ts';
 
 const { values } = parseArgs({
   options: {
-    version: { type: 'string', default: '2020-10-12' },
+    version: { type: 'string', default: CURRENT_VERSION },
     port: { type: 'string', default: process.env.MOCK_PORT ?? String(defaultMockPort) },
     host: { type: 'string', default: '127.0.0.1' },
     dynamic: { type: 'boolean', default: false },

@@ -1,5 +1,6 @@
 // Programmatic entry point: start the Prism mock (or validation proxy) of one bundled document.
 import type { DocumentName } from '@aggregation/openapi/contract';
+import { CURRENT_VERSION } from '@aggregation/openapi/versions';
 import { bundlePath, freePort, type Running, runPrism } from './prism.ts';
 
 export type { Running } from './prism.ts';
@@ -23,7 +24,7 @@ export type MockOptions = {
 export async function startMock(options: MockOptions = {}): Promise<Running> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort(host));
-  const args = ['mock', options.document ?? bundlePath(options.version ?? '2020-10-12'), '--errors', '--verboseLevel', 'warn'];
+  const args = ['mock', options.document ?? bundlePath(options.version ?? CURRENT_VERSION), '--errors', '--verboseLevel', 'warn'];
   if (options.dynamic) args.push('--dynamic');
   return runPrism(args, port, host);
 }
@@ -43,5 +44,5 @@ export type ProxyOptions = {
 export async function startValidationProxy(options: ProxyOptions): Promise<Running> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort(host));
-  return runPrism(['proxy', bundlePath(options.version ?? '2020-10-12'), options.upstream, '--errors', '--verboseLevel', 'warn'], port, host);
+  return runPrism(['proxy', bundlePath(options.version ?? CURRENT_VERSION), options.upstream, '--errors', '--verboseLevel', 'warn'], port, host);
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deref, type JsonObject, listOperations, loadBundle, type OpenApiDocument, operationParameters, versions } from '@aggregation/openapi/contract';
+import { deref, type JsonObject, loadBundle, type OpenApiDocument, type Operation, operationsOf, versions } from '@aggregation/openapi/contract';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type Running, startMock } from '../src/index.ts';
 
@@ -20,10 +20,9 @@ function examplesOf(doc: OpenApiDocument, response: unknown): Example[] {
 }
 
 /** The concrete URL of an operation, with each path parameter filled from its documented example. */
-function concretePath(doc: OpenApiDocument, path: string, operation: JsonObject): string {
-  const params = operationParameters(doc, path, operation);
+function concretePath({ path, parameters }: Operation): string {
   return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const param = params.find((p) => p.in === 'path' && p.name === name);
+    const param = parameters.find((p) => p.in === 'path' && p.name === name);
     return encodeURIComponent(String(param?.example ?? param?.schema?.example ?? 'acc_example'));
   });
 }
@@ -51,9 +50,10 @@ for (const version of versions) {
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       });
 
-    for (const { method, path, operation, operationId } of listOperations(doc)) {
+    for (const walked of operationsOf(doc)) {
+      const { method, path, operation, operationId } = walked;
       test(`${operationId} answers with a documented example`, async () => {
-        const response = await call(method, concretePath(doc, path, operation), { body: requestBodyExample(doc, operation) });
+        const response = await call(method, concretePath(walked), { body: requestBodyExample(doc, operation) });
         const documented = (operation.responses ?? {}) as Record<string, unknown>;
         assert.ok(String(response.status) in documented, `status ${response.status} is documented`);
         assert.match(String(response.status), /^2/);
@@ -72,7 +72,7 @@ for (const version of versions) {
         for (const [status, response] of Object.entries(responses)) {
           if (!/^[45]/.test(status)) continue;
           for (const example of examplesOf(doc, response)) {
-            const answer = await call(method, concretePath(doc, path, operation), {
+            const answer = await call(method, concretePath(walked), {
               body: requestBodyExample(doc, operation),
               headers: { prefer: `code=${status}, example=${example.name}` },
             });
@@ -93,8 +93,8 @@ for (const version of versions) {
     });
 
     test('a payment without its required amount is refused with 422', async () => {
-      const payments = listOperations(doc).find((o) => o.operationId === 'createPayment')!;
-      const response = await call('post', concretePath(doc, payments.path, payments.operation), {
+      const payments = operationsOf(doc).find((o) => o.operationId === 'createPayment')!;
+      const response = await call('post', concretePath(payments), {
         body: { memo: 'Rent', payee: { scheme: 'zelle', address: 'jane@example.com' } },
       });
       assert.equal(response.status, 422);
@@ -102,8 +102,8 @@ for (const version of versions) {
     });
 
     test('a count outside 1..10000 is refused with 422', async () => {
-      const list = listOperations(doc).find((o) => o.operationId === 'listTransactions')!;
-      const response = await call('get', `${concretePath(doc, list.path, list.operation)}?count=0`);
+      const list = operationsOf(doc).find((o) => o.operationId === 'listTransactions')!;
+      const response = await call('get', `${concretePath(list)}?count=0`);
       assert.equal(response.status, 422);
       await response.body?.cancel();
     });

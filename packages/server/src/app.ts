@@ -35,7 +35,7 @@ export interface AppOptions {
   databasePath?: string;
   /** Serve the sandbox control API (default true). */
   sandbox?: boolean;
-  /** The default version of the default application and of new applications (default 2020-10-12). */
+  /** The default version of the default application and of new applications (default: the current version). */
   defaultVersion?: string;
   /**
    * Enrollments made without an application key belong to the default application (default

@@ -3,7 +3,7 @@
 //
 // Environment: PORT (3000), HOST (127.0.0.1; 0.0.0.0 in a container), DATABASE_PATH (./data/sandbox.sqlite),
 // DATABASE_URL (postgres://...: PostgreSQL, shared by several server processes),
-// DEFAULT_VERSION (2020-10-12), PUBLIC_URL (base of links; default from each request),
+// DEFAULT_VERSION (the current version), PUBLIC_URL (base of links; default from each request),
 // TLS_KEY / TLS_CERT / TLS_CLIENT_CA (files; HTTPS, and live tokens need a client
 // certificate signed by the client CA), SANDBOX=off to disable the sandbox control API,
 // RATE_LIMIT (requests per second per caller, bursts of twice that; none by default),

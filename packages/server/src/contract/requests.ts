@@ -1,7 +1,8 @@
 // Request validation compiled from the bundled description (openapi/dist/<document>.json)
-// once at start-up: each operation's parameters and body schemas, checked with the shared
-// ContractValidator, and the failures turned into `params` naming each field.
-import { ContractValidator, type DocumentName, deref, type JsonObject, listOperations } from '@aggregation/openapi/contract';
+// once at start-up: each operation's parameters and body schemas, as the shared walk of the
+// description (`operationsOf`) finds them, checked with the shared ContractValidator, and the
+// failures turned into `params` naming each field.
+import { ContractValidator, type DocumentName, deref, type JsonObject, operationsOf } from '@aggregation/openapi/contract';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { addParam, type ErrorParams, newParams } from '../domain/errors.ts';
 
@@ -80,8 +81,6 @@ function unstorableFields(body: unknown): string[] {
   return out;
 }
 
-const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** Parameters handled by middleware of their own, not by the schema check. */
 const SKIPPED_HEADERS = new Set(['service-version', 'authorization']);
 
@@ -91,50 +90,28 @@ export class RequestValidator {
 
   constructor(contract: ContractValidator) {
     this.contract = contract;
-    const doc = contract.doc;
-    for (const { method, path, operationId, operation, pathItem } of listOperations(doc)) {
-      const base = `#/paths/${escapePointer(path)}`;
-      const params: ParamCheck[] = [];
-      const seen = new Set<string>();
-      const collect = (list: unknown, pointer: string) => {
-        for (const [index, raw] of ((list as unknown[]) ?? []).entries()) {
-          const param = deref(doc, raw);
-          const key = `${param.in}:${param.name}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          if (param.in === 'cookie' || (param.in === 'header' && SKIPPED_HEADERS.has(String(param.name).toLowerCase()))) continue;
-          const ref = (raw as JsonObject).$ref;
-          const schemaPointer = typeof ref === 'string' ? `${ref}/schema` : `${pointer}/${index}/schema`;
-          params.push({
-            name: String(param.name),
-            in: param.in as ParamLocation,
-            required: param.required === true,
-            schema: deref(doc, param.schema),
-            validate: contract.validatorAt(schemaPointer),
-          });
-        }
+    for (const { operationId, parameters, requestBody } of operationsOf(contract.doc)) {
+      const params: ParamCheck[] = parameters
+        .filter((param) => param.in !== 'cookie' && !(param.in === 'header' && SKIPPED_HEADERS.has(param.name.toLowerCase())))
+        .map((param) => ({
+          name: param.name,
+          in: param.in as ParamLocation,
+          required: param.required,
+          schema: param.schema ?? {},
+          validate: contract.validatorAt(param.schemaPointer),
+        }));
+      const body: BodyCheck | undefined = requestBody && {
+        required: requestBody.required,
+        media: new Map(
+          requestBody.content.map(({ mediaType, schema = {}, schemaPointer }) => {
+            const branches = ((schema.oneOf as JsonObject[] | undefined) ?? []).map((branch, index) => ({
+              consts: constsOf(deref(contract.doc, branch)),
+              validate: contract.validatorAt(`${schemaPointer}/oneOf/${index}`),
+            }));
+            return [mediaType, { schema, validate: contract.validatorAt(schemaPointer), branches }];
+          }),
+        ),
       };
-      // Operation-level parameters override path-level ones of the same name.
-      collect(operation.parameters, `${base}/${method}/parameters`);
-      collect(pathItem.parameters, `${base}/parameters`);
-
-      let body: BodyCheck | undefined;
-      if (operation.requestBody) {
-        const ref = (operation.requestBody as JsonObject).$ref;
-        const bodyPointer = typeof ref === 'string' ? ref : `${base}/${method}/requestBody`;
-        const requestBody = deref(doc, operation.requestBody);
-        const media = new Map<string, MediaCheck>();
-        for (const [mediaType, content] of Object.entries((requestBody.content ?? {}) as Record<string, JsonObject>)) {
-          const schemaPointer = pointerOf(doc, content.schema, `${bodyPointer}/content/${escapePointer(mediaType)}/schema`);
-          const schema = deref(doc, content.schema);
-          const branches = ((schema.oneOf as JsonObject[] | undefined) ?? []).map((branch, index) => ({
-            consts: constsOf(deref(doc, branch)),
-            validate: contract.validatorAt(`${schemaPointer}/oneOf/${index}`),
-          }));
-          media.set(mediaType, { schema, validate: contract.validatorAt(schemaPointer), branches });
-        }
-        body = { required: requestBody.required === true, media };
-      }
       this.operations.set(operationId, { operationId, params, body });
     }
   }
@@ -314,19 +291,4 @@ function constsOf(schema: JsonObject): Record<string, unknown> {
     if ('const' in property) out[key] = property.const;
   }
   return out;
-}
-
-/** The pointer of a possibly referenced schema: the end of its `$ref` chain, or where it stands. */
-function pointerOf(doc: JsonObject, value: unknown, fallback: string): string {
-  let pointer = fallback;
-  let current = value as JsonObject | undefined;
-  while (current && typeof current.$ref === 'string') {
-    pointer = current.$ref;
-    current = pointer
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<JsonObject | undefined>((node, key) => node?.[key] as JsonObject | undefined, doc);
-  }
-  return pointer;
 }

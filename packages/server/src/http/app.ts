@@ -20,7 +20,7 @@ const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 function loadValidators(sandbox: boolean): Validators {
   try {
     return {
-      api: new Map(VERSIONS.map((version) => [version, RequestValidator.forDocument(version as '2020-10-12' | '2019-07-01')])),
+      api: new Map(VERSIONS.map((version) => [version, RequestValidator.forDocument(version)])),
       sandbox: sandbox ? RequestValidator.forDocument('sandbox') : undefined,
     };
   } catch (error) {

@@ -1,17 +1,23 @@
-// The version registry: the current version, the change modules of older ones, and how to
-// bring a current-shape resource or event payload down to a requested version.
+// The version registry: the change modules of the older versions, and how to bring a current-shape
+// resource or event payload down to a requested version. Which versions exist, and which is current,
+// is generated from the description (@aggregation/openapi/versions).
 
+import { CURRENT_VERSION, VERSIONS, type Version } from '@aggregation/openapi/versions';
 import { change as v20190701 } from './2019-07-01.ts';
 import type { ChangeContext, Resource, VersionChange } from './change.ts';
 
-export const CURRENT_VERSION = '2020-10-12';
+export { CURRENT_VERSION, VERSIONS, type Version };
 
 /** Newest first. Adding a version means adding its module here. */
 const changes: VersionChange[] = [v20190701];
 
-export const VERSIONS: readonly string[] = [CURRENT_VERSION, ...changes.map((change) => change.version)];
+// Each older version of the description needs its change module, in the same order: fail at start-up, not on a request.
+const older = VERSIONS.filter((version) => version !== CURRENT_VERSION);
+if (older.join() !== changes.map((change) => change.version).join()) {
+  throw new Error(`the change modules (${changes.map((change) => change.version).join(', ')}) must be those of ${older.join(', ')}, newest first`);
+}
 
-export const isVersion = (value: string): boolean => VERSIONS.includes(value);
+export const isVersion = (value: string): value is Version => (VERSIONS as readonly string[]).includes(value);
 
 /** The modules that lead from the current version down to `version`, in the order to apply them. */
 function path(version: string): VersionChange[] {
