@@ -1,7 +1,7 @@
 // The routes come from the bundled descriptions: every operation of each document is served at
 // the method and path the bundle gives it, and only those (besides the rendered reference).
 import assert from 'node:assert/strict';
-import { listOperations, loadBundle } from '@aggregation/openapi/contract';
+import { loadBundle, operationsOf } from '@aggregation/openapi/contract';
 import { afterAll, describe, test } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { honoPath } from '../src/http/routes.ts';
@@ -9,7 +9,7 @@ import { honoPath } from '../src/http/routes.ts';
 const served = (app: ReturnType<typeof createApp>) =>
   new Set(app.routes.filter((route) => route.method !== 'ALL' && !route.path.startsWith('/docs')).map((route) => `${route.method} ${route.path}`));
 const described = (...names: ('2020-10-12' | 'sandbox')[]) =>
-  new Set(names.flatMap((name) => listOperations(loadBundle(name)).map((op) => `${op.method.toUpperCase()} ${honoPath(op.path)}`)));
+  new Set(names.flatMap((name) => operationsOf(loadBundle(name)).map((op) => `${op.method.toUpperCase()} ${honoPath(op.path)}`)));
 
 describe('routes from the description', () => {
   const withSandbox = createApp({ webhooks: { autostart: false } });

@@ -3,7 +3,7 @@
 // says them (`{id}` as Hono's `:id`), authentication unless the operation's `security` allows
 // none, and the middleware each needs in this order: rate limit, read capture, authentication,
 // bringing the enrollment up to date, the enrollment status header, request validation.
-import { type JsonObject, listOperations, loadBundle, type OpenApiDocument } from '@aggregation/openapi/contract';
+import { type JsonObject, loadBundle, type OpenApiDocument, operationsOf } from '@aggregation/openapi/contract';
 import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import { CURRENT_VERSION } from '../versions/index.ts';
 import type { AppEnv, Runtime } from './env.ts';
@@ -41,7 +41,7 @@ export function registerOperations(app: Hono<AppEnv>, runtime: Runtime, validato
   const capture = readCache?.capture();
   const on = app.on.bind(app) as (method: string, path: string, ...handlers: (Handler<AppEnv> | MiddlewareHandler<AppEnv>)[]) => unknown;
   for (const { document, bundle, handlers } of documents(runtime)) {
-    const operations = listOperations(bundle);
+    const operations = operationsOf(bundle);
     for (const { method, path, operationId, operation } of operations) {
       const handler = handlers[operationId];
       if (!handler) throw new Error(`no handler for ${operationId} (${method.toUpperCase()} ${path} of the ${document} description)`);
