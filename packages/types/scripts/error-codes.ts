@@ -41,6 +41,7 @@ function docComment({ declared }: Constant): string {
 
 /** The JavaScript module and its declarations. */
 export function errorCodesModule(constants: readonly Constant[]): { js: string; dts: string } {
+  const families = constants.filter(({ declared }) => declared.code.endsWith(REASON)).map(({ code }) => JSON.stringify(code));
   const entries = constants.map(({ name, code }) => `  ${name}: ${JSON.stringify(code)},`);
   const members = constants.flatMap((constant) => [docComment(constant), `  readonly ${constant.name}: ${JSON.stringify(constant.code)};`]);
   const js = [header, 'export const errorCodes = Object.freeze({', ...entries, '});', ''].join('\n');
@@ -52,6 +53,10 @@ export function errorCodesModule(constants: readonly Constant[]): { js: string; 
     '};',
     '/** One of the declared error codes. */',
     'export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];',
+    '/** The declared codes that are families: reason tokens may follow their own (`account.closed.account_locked`). */',
+    `export type ErrorCodeFamily = ${families.join(' | ') || 'never'};`,
+    "/** A code as the API sends it: a declared code, or a family's code with its reason tokens. */",
+    'export type SentErrorCode = ErrorCode | `${ErrorCodeFamily}.${string}`;',
     '',
   ].join('\n');
   return { js, dts };

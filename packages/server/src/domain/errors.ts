@@ -1,5 +1,9 @@
 // Domain errors. The HTTP layer maps each to the Error body {error: {code, message, params?}}
-// in one place; codes are dot-separated strings whose first tokens clients read.
+// in one place; codes are dot-separated strings whose first tokens clients read, typed by the codes the
+// description declares (x-error-codes), so that a code it does not declare fails to compile.
+import type { SentErrorCode } from '@aggregation/types/error-codes';
+
+export type { SentErrorCode };
 
 export type ErrorParams = Record<string, string[]>;
 
@@ -18,11 +22,11 @@ export function addParam(params: ErrorParams, field: string, message: string): v
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: SentErrorCode;
   readonly params: ErrorParams | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, params?: ErrorParams, headers?: Record<string, string>) {
+  constructor(status: number, code: SentErrorCode, message: string, params?: ErrorParams, headers?: Record<string, string>) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -34,8 +38,8 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
-export const forbidden = (message: string, code = 'forbidden') => new ApiError(403, code, message);
-export const notFound = (message: string, code = 'not_found') => new ApiError(404, code, message);
+export const forbidden = (message: string, code: SentErrorCode = 'forbidden') => new ApiError(403, code, message);
+export const notFound = (message: string, code: SentErrorCode = 'not_found') => new ApiError(404, code, message);
 export const unprocessable = (params: ErrorParams, message = 'The request has invalid fields.') =>
   new ApiError(422, 'unprocessable_entity', message, params);
 

@@ -3,11 +3,12 @@
 // turn into a Request (a backslash in the path). They are answered here, in the error shape every
 // other failure has; after a parser error the connection is closed: what follows cannot be parsed.
 import type { Duplex } from 'node:stream';
+import type { SentErrorCode } from '../domain/errors.ts';
 
 interface ClientFailure {
   status: number;
   reason: string;
-  code: string;
+  code: SentErrorCode;
   message: string;
 }
 
@@ -47,5 +48,6 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
 
 /** The answer to a request the Node adapter could not build (its `RequestError`): 400 in the error shape. */
 export function unbuildableRequest(error: Error): Response {
-  return Response.json({ error: { code: 'bad_request', message: `The request cannot be read: ${error.message}.` } }, { status: 400 });
+  const code: SentErrorCode = 'bad_request';
+  return Response.json({ error: { code, message: `The request cannot be read: ${error.message}.` } }, { status: 400 });
 }
