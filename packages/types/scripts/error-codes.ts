@@ -56,6 +56,7 @@ export function errorCodesModule(constants: readonly Constant[]): { js: string; 
     '/** The declared codes that are families: reason tokens may follow their own (`account.closed.account_locked`). */',
     `export type ErrorCodeFamily = ${families.join(' | ') || 'never'};`,
     "/** A code as the API sends it: a declared code, or a family's code with its reason tokens. */",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the declaration written out holds a template literal type
     'export type SentErrorCode = ErrorCode | `${ErrorCodeFamily}.${string}`;',
     '',
   ].join('\n');
