@@ -1,4 +1,4 @@
-// 10. A large history created while others read: `history.1000000` enrolled through the sandbox API while reads
+// 9. A large history created while others read: `history.1000000` enrolled through the sandbox API while reads
 // of many integrators run; the reads' latency beside the same reads alone, and the rows per second written.
 import { join } from 'node:path';
 import type { Context } from '../lib/context.ts';

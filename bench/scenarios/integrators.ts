@@ -1,4 +1,4 @@
-// 7. Many integrators: 1,000 enrollments; each request picks one at random and reads its accounts, a balance, a
+// 6. Many integrators: 1,000 enrollments; each request picks one at random and reads its accounts, a balance, a
 // transactions page or one transaction, and 5 % are payments with fresh idempotency keys (lib/mix.ts). The server
 // as shipped (read cache on) against the limit replaying the same mix's bytes, and Prism on the same mix.
 import { join } from 'node:path';

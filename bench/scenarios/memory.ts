@@ -1,4 +1,4 @@
-// 9. Memory under a read load: a minute of reads over many URLs (many enrollments, pages of many sizes), so that
+// 8. Memory under a read load: a minute of reads over many URLs (many enrollments, pages of many sizes), so that
 // the read cache fills to its budget, while the server's RSS is sampled; the growth from before the load to its
 // peak is judged. The read cache is as shipped; SANDBOX_READ_CACHE_MB, when set, is passed to the server.
 import { join } from 'node:path';

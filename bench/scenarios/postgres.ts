@@ -1,4 +1,4 @@
-// 8. PostgreSQL: the two rendered reads of the reads scenario and the many-integrators mix on a PostgreSQL
+// 7. PostgreSQL: the two rendered reads of the reads scenario and the many-integrators mix on a PostgreSQL
 // database (a local throwaway cluster), served by one server process and by two on the same database, beside
 // the same server on SQLite and the limit replaying the PostgreSQL server's bytes.
 import { copyFileSync, existsSync } from 'node:fs';

@@ -6,13 +6,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type JsonObject, loadBundle, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { spawnChild } from '../lib/child.ts';
+import { comparisonTable, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
 import { expectStatus } from '../lib/http.ts';
-import { failures, interleave, type LoadResult, load, loadCells } from '../lib/load.ts';
+import { failures, interleave, type LoadResult, load } from '../lib/load.ts';
 import { type Peer, startPeer } from '../lib/peer.ts';
 import type { Section, Table, Target } from '../lib/report.ts';
 import { spawnServer, spawnServers } from '../lib/server-target.ts';
-import { fmtInt, fmtPercent, fmtRatio, medianOf } from '../lib/stats.ts';
+import { fmtInt, fmtPercent, fmtRatio } from '../lib/stats.ts';
 import type { Enrolled } from '../targets/server.ts';
 
 const LIMIT_SHARE = 0.5;
@@ -107,39 +108,22 @@ export async function reads(ctx: Context): Promise<Section> {
       // Two measures of each target: the requests per second it answered here, and the requests per second one core
       // gives it (responses per CPU-second of its process, all threads). The load generator shares the two cores:
       // where it saturates first, the targets' answered rates measure the generator, not them.
-      const rps = (name: string) => medianOf(results[name]!, (r) => r.rps);
-      const perCore = (name: string) => 1e6 / medianOf(results[name]!, (r) => r.cpuPerResponse);
-      const both = (name: string, of: string, format: (ratio: number) => string) =>
-        `${format(perCore(name) / perCore(of))} / ${format(rps(name) / rps(of))}`;
+      const rps = (name: string) => rpsOf(results[name]!);
+      const perCore = (name: string) => perCoreOf(results[name]!);
       const LIMIT = 'limit (bare node:http)';
-      tables.push({
-        caption: op.name,
-        headers: [
-          'target',
-          'req/s',
-          'p50 ms',
-          'p99 ms',
-          'RSS peak MB',
-          'CPU µs per response',
-          'req/s per core',
-          'vs limit: per core / req/s',
-          'vs Prism: per core / req/s',
-          'body bytes',
-        ],
-        rows: Object.entries(results).map(([name, rounds]) => [
-          name,
-          ...loadCells(rounds),
-          medianOf(rounds, (r) => r.cpuPerResponse).toFixed(1),
-          fmtInt(perCore(name)),
-          both(name, LIMIT, fmtPercent),
-          both(name, PEER, fmtRatio),
-          name.startsWith('peer')
-            ? fmtInt(prismBytes[name]![op.path]!)
-            : name === 'server before fixes' || name === UNCACHED
-              ? ''
-              : fmtInt(recorded[op.path]!.body.length),
+      tables.push(
+        comparisonTable(op.name, results, { limit: LIMIT, peer: PEER }, [
+          {
+            header: 'body bytes',
+            cell: (name) =>
+              name.startsWith('peer')
+                ? fmtInt(prismBytes[name]![op.path]!)
+                : name === 'server before fixes' || name === UNCACHED
+                  ? ''
+                  : fmtInt(recorded[op.path]!.body.length),
+          },
         ]),
-      });
+      );
       const ofLimit = perCore('server') / perCore(LIMIT);
       const renderedOfLimit = perCore(UNCACHED) / perCore(LIMIT);
       const ofPeer = perCore('server') / perCore(PEER);
