@@ -39,7 +39,7 @@ export async function historyLoad(ctx: Context): Promise<Section> {
     );
     return {
       title: 'A large history created while others read',
-      about: `\`history.${fmtInt(rows)}\` created through the sandbox API while integrators read: the reads' latency beside the same reads alone, and how fast the history is written meanwhile.`,
+      about: `\`history.${rows}\` created through the sandbox API while integrators read: the reads' latency beside the same reads alone, and how fast the history is written meanwhile.`,
       tables: [
         {
           headers: ['reads', 'req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'seconds'],

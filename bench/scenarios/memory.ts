@@ -15,6 +15,15 @@ import { mixSize } from './integrators.ts';
 
 const MAX_GROWTH = 100 * 1024 * 1024;
 
+const usageRow = (when: string, usage: NodeJS.MemoryUsage): string[] => [
+  when,
+  fmtMb(usage.rss),
+  fmtMb(usage.heapUsed),
+  fmtMb(usage.heapTotal),
+  fmtMb(usage.external),
+  fmtMb(usage.arrayBuffers),
+];
+
 export async function memory(ctx: Context): Promise<Section> {
   const { options } = ctx;
   const seconds = options.quick ? 5 : 60;
@@ -24,6 +33,7 @@ export async function memory(ctx: Context): Promise<Section> {
     const { enrollments } = mixSize(options.quick);
     ctx.log(`memory: enrolling ${fmtInt(enrollments)} integrators`);
     const enrolled = await enrollMany(server.info.url, 'username', enrollments);
+    const heapBefore = await server.call<NodeJS.MemoryUsage>('memory');
     const before = readRss(server.pid);
     const timeline: [number, number][] = [[0, before]];
     const started = performance.now();
@@ -38,6 +48,7 @@ export async function memory(ctx: Context): Promise<Section> {
     });
     clearInterval(sampler);
     const after = readRss(server.pid);
+    const heapAfter = await server.call<NodeJS.MemoryUsage>('memory');
     const growth = Math.max(result.rssPeak, after) - before;
     const cacheMb = readCacheMb();
     const failed = failures('the read load', [result]);
@@ -48,6 +59,11 @@ export async function memory(ctx: Context): Promise<Section> {
         {
           headers: ['req/s', 'p50 ms', 'p99 ms', 'RSS peak MB', 'RSS before MB', 'RSS at the end MB', 'growth MB'],
           rows: [[...loadCells([result]), fmtMb(before), fmtMb(after), fmtMb(growth)]],
+        },
+        {
+          caption: "Where the server's memory is (process.memoryUsage(), before and after the load)",
+          headers: ['when', 'RSS MB', 'JS heap used MB', 'JS heap total MB', 'external MB', 'array buffers MB'],
+          rows: [usageRow('before', heapBefore), usageRow('after', heapAfter)],
         },
         { caption: 'RSS while the load runs', headers: ['second', 'RSS MB'], rows: timeline.map(([second, rss]) => [String(second), fmtMb(rss)]) },
       ],
