@@ -2,6 +2,7 @@
 // and the enrollment's accounts. Used by the server target (before it announces readiness) and by scenarios that
 // enroll many integrators at once, or one while a load runs.
 import { request } from 'node:http';
+import { mapLimited } from './http.ts';
 
 export interface Enrolled {
   username: string;
@@ -48,16 +49,7 @@ function postJson(url: string, body: unknown): Promise<{ status: number; text: s
   });
 }
 
-/** `count` enrollments of `username`, `concurrency` at a time, in order of completion. */
-export async function enrollMany(baseUrl: string, username: string, count: number, concurrency = 10): Promise<Enrolled[]> {
-  const enrolled: Enrolled[] = [];
-  let started = 0;
-  const worker = async () => {
-    while (started < count) {
-      started++;
-      enrolled.push(await enroll(baseUrl, username));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-  return enrolled;
+/** `count` enrollments of `username`, `concurrency` at a time. */
+export function enrollMany(baseUrl: string, username: string, count: number, concurrency = 10): Promise<Enrolled[]> {
+  return mapLimited(Array.from({ length: count }), concurrency, () => enroll(baseUrl, username));
 }

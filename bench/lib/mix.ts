@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestParams } from 'autocannon';
 import type { Enrolled } from './enroll.ts';
-import { expectStatus, type RecordedResponse } from './http.ts';
+import { expectStatus, mapLimited, type RecordedResponse } from './http.ts';
 
 export const PAYMENT_BODY = JSON.stringify({
   amount: '0.01',
@@ -38,68 +38,55 @@ function pickKind(): MixKind {
   return 'accounts';
 }
 
-/** `size` requests of the mix over `enrolled`, drawn at random; pages are read from `baseUrl` for their ids. */
-export async function drawMix(baseUrl: string, enrolled: Enrolled[], size: number): Promise<MixEntry[]> {
-  const pages = new Map<string, Promise<string[]>>();
-  const idsOf = (e: Enrolled, accountId: string) => {
-    let ids = pages.get(accountId);
-    if (!ids) {
-      ids = expectStatus(`${baseUrl}/accounts/${accountId}/transactions?count=100`, { headers: { authorization: e.authorization } }, 200).then(
-        (recorded) => (JSON.parse(Buffer.from(recorded.body).toString()) as { id: string }[]).map((t) => t.id),
-      );
-      pages.set(accountId, ids);
-    }
-    return ids;
-  };
-  return Promise.all(
-    Array.from({ length: size }, async (_, index): Promise<MixEntry> => {
-      const e = pick(enrolled);
-      const account = pick(e.accounts);
-      const kind = pickKind();
-      const entry = (method: MixEntry['method'], path: string, replayPath = path) => ({
-        kind,
-        method,
-        path,
-        authorization: e.authorization,
-        replayPath,
-      });
-      switch (kind) {
-        case 'accounts':
-          return entry('GET', '/accounts', `/accounts?entry=${index}`);
-        case 'balances':
-          return entry('GET', `/accounts/${account.id}/balances`);
-        case 'page':
-          return entry('GET', `/accounts/${account.id}/transactions?count=100`);
-        case 'page from_id': {
-          // Not the oldest of the first page, so that the page has transactions after it.
-          const ids = (await idsOf(e, account.id)).slice(0, -1);
-          return entry('GET', `/accounts/${account.id}/transactions?count=100${ids.length ? `&from_id=${pick(ids)}` : ''}`);
-        }
-        case 'transaction': {
-          const ids = await idsOf(e, account.id);
-          return entry('GET', ids.length ? `/accounts/${account.id}/transactions/${pick(ids)}` : `/accounts/${account.id}`);
-        }
-        case 'payment': {
-          const payer = e.accounts.find((a) => a.links.payments) ?? account;
-          return entry('POST', `/accounts/${payer.id}/payments`, `/accounts/${payer.id}/payments?entry=${index}`);
-        }
+/** `size` requests of the mix over `enrolled`, drawn at random; first pages are read from `baseUrl` for their ids. */
+export async function drawMix(baseUrl: string, enrolled: Enrolled[], size: number, concurrency = 10): Promise<MixEntry[]> {
+  const draws = Array.from({ length: size }, (_, index) => {
+    const e = pick(enrolled);
+    return { index, e, account: pick(e.accounts), kind: pickKind() };
+  });
+  // The transaction ids of each account a draw needs them for, from its first page.
+  const needIds = new Map(draws.filter((d) => d.kind === 'page from_id' || d.kind === 'transaction').map((d) => [d.account.id, d.e] as const));
+  const pages = await mapLimited([...needIds], concurrency, async ([accountId, e]) => {
+    const recorded = await expectStatus(
+      `${baseUrl}/accounts/${accountId}/transactions?count=100`,
+      { headers: { authorization: e.authorization } },
+      200,
+    );
+    return [accountId, (JSON.parse(Buffer.from(recorded.body).toString()) as { id: string }[]).map((t) => t.id)] as const;
+  });
+  const idsOf = new Map(pages);
+  return draws.map(({ index, e, account, kind }): MixEntry => {
+    const entry = (method: MixEntry['method'], path: string, replayPath = path) => ({ kind, method, path, authorization: e.authorization, replayPath });
+    const ids = idsOf.get(account.id) ?? [];
+    switch (kind) {
+      case 'accounts':
+        return entry('GET', '/accounts', `/accounts?entry=${index}`);
+      case 'balances':
+        return entry('GET', `/accounts/${account.id}/balances`);
+      case 'page':
+        return entry('GET', `/accounts/${account.id}/transactions?count=100`);
+      case 'page from_id': {
+        // Not the oldest of the first page, so that the page has transactions after it.
+        const from = ids.slice(0, -1);
+        return entry('GET', `/accounts/${account.id}/transactions?count=100${from.length ? `&from_id=${pick(from)}` : ''}`);
       }
-    }),
-  );
+      case 'transaction':
+        return entry('GET', ids.length ? `/accounts/${account.id}/transactions/${pick(ids)}` : `/accounts/${account.id}`);
+      default: {
+        // A payment, from the enrollment's account that can pay.
+        const payer = e.accounts.find((a) => a.links.payments) ?? account;
+        return entry('POST', `/accounts/${payer.id}/payments`, `/accounts/${payer.id}/payments?entry=${index}`);
+      }
+    }
+  });
 }
 
 /** Each entry's response from the server, by replay path: what the limit sends back. */
 export async function recordMix(baseUrl: string, entries: MixEntry[], concurrency = 10): Promise<Record<string, RecordedResponse>> {
-  const recorded: Record<string, RecordedResponse> = {};
-  let next = 0;
-  const worker = async () => {
-    while (next < entries.length) {
-      const entry = entries[next++]!;
-      recorded[entry.replayPath] = await expectStatus(baseUrl + entry.path, mixInit(entry), entry.method === 'POST' ? 202 : 200);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return recorded;
+  const responses = await mapLimited(entries, concurrency, (entry) =>
+    expectStatus(baseUrl + entry.path, mixInit(entry), entry.method === 'POST' ? 202 : 200),
+  );
+  return Object.fromEntries(entries.map((entry, i) => [entry.replayPath, responses[i]!]));
 }
 
 function mixInit(entry: MixEntry): RequestInit {

@@ -80,3 +80,11 @@ export function readCacheMb(): number | undefined {
   const mb = Number(process.env.SANDBOX_READ_CACHE_MB);
   return mb > 0 ? mb : undefined;
 }
+
+/**
+ * Seconds per round and of warm-up for the scenarios that load many targets one after another (integrators,
+ * postgres): in quick mode one second each and no warm-up, so that CI's smoke run stays short.
+ */
+export function manyTargetTimes(options: BenchOptions): { seconds: number; warmupSeconds: number } {
+  return options.quick ? { seconds: 1, warmupSeconds: 0 } : { seconds: options.seconds, warmupSeconds: options.warmupSeconds };
+}

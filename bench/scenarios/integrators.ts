@@ -8,6 +8,7 @@ import type { Context } from '../lib/context.ts';
 import { enrollMany } from '../lib/enroll.ts';
 import { failures, interleave, type LoadResult, load } from '../lib/load.ts';
 import { describeMix, drawMix, MIX_SHARES, mixRequest, recordMix } from '../lib/mix.ts';
+import { manyTargetTimes } from '../lib/options.ts';
 import { startPeer } from '../lib/peer.ts';
 import type { Section } from '../lib/report.ts';
 import { spawnServer } from '../lib/server-target.ts';
@@ -25,6 +26,7 @@ export function mixSize(quick: boolean): { enrollments: number; pool: number } {
 export async function integrators(ctx: Context): Promise<Section> {
   const { options } = ctx;
   const size = mixSize(options.quick);
+  const times = manyTargetTimes(options);
   const server = await spawnServer(ctx, 'integrators-server', { databasePath: join(ctx.workdir, 'integrators.sqlite') });
   const bare = await spawnChild<{ url: string; pid: number }>(new URL('../targets/bare-http.ts', import.meta.url), {});
   const prism = await startPeer({ version: '2020-10-12' });
@@ -52,11 +54,11 @@ export async function integrators(ctx: Context): Promise<Section> {
         ...(target.pid ? { pid: target.pid } : {}),
       });
     ctx.log('integrators: warm-up');
-    for (const target of Object.values(targets)) await run(target, options.warmupSeconds)();
-    ctx.log(`integrators: ${options.rounds} round(s) of ${options.seconds} s per target`);
+    if (times.warmupSeconds > 0) for (const target of Object.values(targets)) await run(target, times.warmupSeconds)();
+    ctx.log(`integrators: ${options.rounds} round(s) of ${times.seconds} s per target`);
     const results = await interleave<LoadResult>(
       options.rounds,
-      Object.fromEntries(Object.entries(targets).map(([name, target]) => [name, run(target, options.seconds)])),
+      Object.fromEntries(Object.entries(targets).map(([name, target]) => [name, run(target, times.seconds)])),
     );
     const notes: string[] = [];
     for (const [name, rounds] of Object.entries(results)) {
@@ -74,7 +76,7 @@ export async function integrators(ctx: Context): Promise<Section> {
           )}; drawn once as a pool of ${fmtInt(entries.length)} requests (${describeMix(entries)}), each load request a random one of the pool, each payment with a fresh Idempotency-Key. ` +
         'The limit replays the bytes the server answered to each request of the pool (a payment its recorded 202). Prism answers the description’s examples on the same requests. ' +
         'Every payment is a write, so the read cache as shipped replays little here: a read is replayed only while nothing has been written since it was rendered. ' +
-        `${options.connections} connections, ${options.rounds} round(s) of ${options.seconds} s per target, interleaved; medians.`,
+        `${options.connections} connections, ${options.rounds} round(s) of ${times.seconds} s per target, interleaved; medians.`,
     );
     return {
       title: 'Many integrators',

@@ -10,6 +10,7 @@ import { type Enrolled, enrollMany } from '../lib/enroll.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, type LoadResult, type LoadSpec, loadAll } from '../lib/load.ts';
 import { drawMix, type MixEntry, mixRequest, recordMix } from '../lib/mix.ts';
+import { manyTargetTimes } from '../lib/options.ts';
 import { benchPostgres, clusterCpu } from '../lib/postgres.ts';
 import type { Section, Table, Target } from '../lib/report.ts';
 import { spawnServer } from '../lib/server-target.ts';
@@ -40,6 +41,7 @@ interface LoadTarget {
 
 export async function postgres(ctx: Context): Promise<Section> {
   const { options } = ctx;
+  const times = manyTargetTimes(options);
   const found = await benchPostgres();
   if ('skip' in found) {
     ctx.log(`postgres: skipped: ${found.skip}`);
@@ -155,12 +157,12 @@ export async function postgres(ctx: Context): Promise<Section> {
         return result;
       };
       ctx.log(`postgres: ${caption}: warm-up`);
-      for (const [name, target] of Object.entries(named)) await run(name, target, options.warmupSeconds)();
+      if (times.warmupSeconds > 0) for (const [name, target] of Object.entries(named)) await run(name, target, times.warmupSeconds)();
       for (const name of Object.keys(named)) dbCpuPerResponse[name] = [];
-      ctx.log(`postgres: ${caption}: ${options.rounds} round(s) of ${options.seconds} s per target`);
+      ctx.log(`postgres: ${caption}: ${options.rounds} round(s) of ${times.seconds} s per target`);
       const results = await interleave<LoadResult>(
         options.rounds,
-        Object.fromEntries(Object.entries(named).map(([name, target]) => [name, run(name, target, options.seconds)])),
+        Object.fromEntries(Object.entries(named).map(([name, target]) => [name, run(name, target, times.seconds)])),
       );
       const dbCpuOf = (name: string) => median(dbCpuPerResponse[name]!);
       tables.push(
@@ -191,7 +193,7 @@ export async function postgres(ctx: Context): Promise<Section> {
         'On PostgreSQL the server has no read cache (a process cannot cheaply tell that another one wrote), so every read is rendered. ' +
         `Two processes share the ${options.connections} connections, half each, on one database (as behind a load balancer); their CPU is added up. ` +
         "The cluster is a throwaway one on this machine (fsync off, as the server's tests run it): its processes' CPU per response (from /proc) is counted apart, since the server's per-core figure leaves it out. " +
-        `${options.rounds} round(s) of ${options.seconds} s per target and load, interleaved; medians.`,
+        `${options.rounds} round(s) of ${times.seconds} s per target and load, interleaved; medians.`,
     );
     return {
       title: TITLE,
