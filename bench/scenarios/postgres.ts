@@ -66,7 +66,7 @@ export async function postgres(ctx: Context): Promise<Section> {
 
     // SQLite: one file enrolled once, then copied, so that the server with its read cache on and off serve the same data.
     const sqlitePath = join(ctx.workdir, 'postgres-sqlite.sqlite');
-    const seeder = await spawnServer(ctx, 'postgres-sqlite-seeder', { databasePath: sqlitePath, webhooks: false });
+    const seeder = await spawn('sqlite-seeder', { databasePath: sqlitePath, webhooks: false });
     ctx.log(`postgres: enrolling ${fmtInt(enrollments)} integrators on SQLite`);
     const sqliteEnrolled = await enrollMany(seeder.info.url, 'username', enrollments);
     const sqliteEntries = await drawMix(seeder.info.url, sqliteEnrolled, pool);
@@ -78,8 +78,8 @@ export async function postgres(ctx: Context): Promise<Section> {
     const sqliteOn = await spawn('sqlite', { databasePath: cachedPath });
 
     ctx.log('postgres: starting two servers on PostgreSQL');
-    const pg1 = await spawn('server-1', { databasePath: '', databaseUrl });
-    const pg2 = await spawn('server-2', { databasePath: '', databaseUrl });
+    const pg1 = await spawn('server-1', { databaseUrl });
+    const pg2 = await spawn('server-2', { databaseUrl });
     ctx.log(`postgres: enrolling ${fmtInt(enrollments)} integrators on PostgreSQL`);
     const t0 = performance.now();
     const pgEnrolled = await enrollMany(pg1.info.url, 'username', enrollments);

@@ -8,8 +8,8 @@ import { childArgs, serveParent } from '../lib/worker-side.ts';
 export type { Enrolled } from '../lib/enroll.ts';
 
 export interface ServerArgs {
-  databasePath: string;
-  /** A PostgreSQL database instead of the SQLite file. */
+  /** The SQLite file (unless databaseUrl names a PostgreSQL database). */
+  databasePath?: string;
   databaseUrl?: string;
   /** Another copy of the server package's entry (src/index.ts), for before/after comparisons. */
   module?: string;
@@ -37,8 +37,7 @@ const started = performance.now();
 const running = await startServer({
   port: 0,
   hostname: '127.0.0.1',
-  databasePath: args.databasePath,
-  ...(args.databaseUrl ? { databaseUrl: args.databaseUrl } : {}),
+  ...(args.databaseUrl ? { databaseUrl: args.databaseUrl } : { databasePath: args.databasePath }),
   // The history scenario seeds a million transactions, above the sandbox's default cap.
   maxHistory: 1_000_000,
   ...(args.readCache === false ? { readCache: false } : cacheMb ? { readCache: { maxBytes: cacheMb * 1024 * 1024 } } : {}),
