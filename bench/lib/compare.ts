@@ -5,6 +5,10 @@ import { type LoadResult, loadCells } from './load.ts';
 import type { Table } from './report.ts';
 import { fmtInt, fmtPercent, fmtRatio, medianOf } from './stats.ts';
 
+/** How the tables name the limit (bare node:http replaying the server's bytes) and the peer (Prism as shipped). */
+export const LIMIT = 'limit (bare node:http)';
+export const PEER = 'peer (Prism mock)';
+
 export const rpsOf = (rounds: LoadResult[]): number => medianOf(rounds, (r) => r.rps);
 export const perCoreOf = (rounds: LoadResult[]): number => 1e6 / medianOf(rounds, (r) => r.cpuPerResponse);
 

@@ -65,7 +65,9 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) latency.record(Math.max(1, Math.round(ms * 1000)));
   });
-  void spec.until?.finally(() => instance.stop());
+  const stop = () => instance.stop();
+  // Stopped whether it succeeds or fails (the caller awaits it and sees the failure).
+  spec.until?.then(stop, stop);
   const result = await instance;
   const seconds = (performance.now() - started) / 1000;
   const rss = sampler?.stop();

@@ -3,7 +3,7 @@
 // as shipped (read cache on) against the limit replaying the same mix's bytes, and Prism on the same mix.
 import { join } from 'node:path';
 import { spawnChild } from '../lib/child.ts';
-import { comparisonTable, perCoreOf, rpsOf } from '../lib/compare.ts';
+import { comparisonTable, LIMIT, PEER, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
 import { enrollMany } from '../lib/enroll.ts';
 import { failures, interleave, type LoadResult, load } from '../lib/load.ts';
@@ -15,8 +15,6 @@ import { spawnServer } from '../lib/server-target.ts';
 import { fmtInt, fmtPercent, fmtRatio, fmtSeconds } from '../lib/stats.ts';
 
 const LIMIT_SHARE = 0.1;
-const LIMIT = 'limit (bare node:http)';
-const PEER = 'peer (Prism mock)';
 
 /** Enrollments and pool size of the mix: the brief's thousand integrators, fewer in quick mode. */
 export function mixSize(quick: boolean): { enrollments: number; pool: number } {

@@ -4,7 +4,7 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Child, spawnChild } from '../lib/child.ts';
-import { comparisonTable, perCoreOf, rpsOf } from '../lib/compare.ts';
+import { comparisonTable, LIMIT, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
 import { type Enrolled, enrollMany } from '../lib/enroll.ts';
 import { expectStatus } from '../lib/http.ts';
@@ -18,7 +18,6 @@ import { fmtInt, fmtPercent, median } from '../lib/stats.ts';
 import type { ServerInfo } from '../targets/server.ts';
 import { mixSize } from './integrators.ts';
 
-const LIMIT = 'limit (bare node:http)';
 const TITLE = 'PostgreSQL';
 
 /** What one load sends: one URL path with a token (a read), or the mix's per-request hook. */

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type JsonObject, loadBundle, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { spawnChild } from '../lib/child.ts';
-import { comparisonTable, perCoreOf, rpsOf } from '../lib/compare.ts';
+import { comparisonTable, LIMIT, PEER, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, type LoadResult, load } from '../lib/load.ts';
@@ -17,7 +17,6 @@ import { fmtInt, fmtPercent, fmtRatio } from '../lib/stats.ts';
 import type { Enrolled } from '../targets/server.ts';
 
 const LIMIT_SHARE = 0.5;
-const PEER = 'peer (Prism mock)';
 const SAME_BYTES_PEER = "peer (Prism mock answering the server's body)";
 const PEER_MULTIPLE = 10;
 const UNCACHED = 'server, read cache off';
@@ -77,7 +76,7 @@ export async function reads(ctx: Context): Promise<Section> {
 
     type LoadTarget = { url: string; pid: number | undefined; enrolled?: Enrolled };
     const targets: Record<string, LoadTarget> = {
-      'limit (bare node:http)': { url: bare.info.url, pid: bare.pid },
+      [LIMIT]: { url: bare.info.url, pid: bare.pid },
       'framework floor (bare Hono)': { url: floor.info.url, pid: floor.pid },
       ...(before ? { 'server before fixes': { url: before.info.url, pid: before.pid, enrolled: before.info.enrolled[0]! } } : {}),
       server: { url: server.info.url, pid: server.pid },
@@ -110,7 +109,6 @@ export async function reads(ctx: Context): Promise<Section> {
       // where it saturates first, the targets' answered rates measure the generator, not them.
       const rps = (name: string) => rpsOf(results[name]!);
       const perCore = (name: string) => perCoreOf(results[name]!);
-      const LIMIT = 'limit (bare node:http)';
       tables.push(
         comparisonTable(op.name, results, { limit: LIMIT, peer: PEER }, [
           {
