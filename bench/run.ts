@@ -11,6 +11,10 @@ import { renderSection, type Section, verdict } from './lib/report.ts';
 import { prepareServerBefore } from './lib/server-before.ts';
 import { client } from './scenarios/client.ts';
 import { history } from './scenarios/history.ts';
+import { historyLoad } from './scenarios/history-load.ts';
+import { integrators } from './scenarios/integrators.ts';
+import { memory } from './scenarios/memory.ts';
+import { postgres } from './scenarios/postgres.ts';
 import { reads } from './scenarios/reads.ts';
 import { toolchain } from './scenarios/toolchain.ts';
 import { webhooks } from './scenarios/webhooks.ts';
@@ -22,6 +26,10 @@ const scenarios: Record<ScenarioName, (ctx: ReturnType<typeof createContext>) =>
   writes,
   webhooks,
   client,
+  integrators,
+  postgres,
+  memory,
+  'history-load': historyLoad,
   toolchain,
 };
 

@@ -13,7 +13,7 @@ export interface HistoryFacts {
 export function historyFacts(databasePath: string, accountId: string, depth: number, after: number): HistoryFacts {
   const db = new DatabaseSync(databasePath, { readOnly: true });
   try {
-    const { count } = db.prepare('SELECT COUNT(*) AS count FROM transactions WHERE account_id = ?').get(accountId) as { count: number };
+    const count = countTransactions(databasePath, accountId);
     const position = Math.max(0, Math.min(Math.floor(count * depth), count - after - 1));
     const row = db.prepare('SELECT id FROM transactions WHERE account_id = ? ORDER BY date DESC, seq DESC LIMIT 1 OFFSET ?').get(accountId, position) as
       | { id: string }
@@ -30,6 +30,15 @@ export function countRows(databasePath: string, table: string): number {
   const db = new DatabaseSync(databasePath, { readOnly: true });
   try {
     return (db.prepare(`SELECT COUNT(*) AS count FROM ${table}`).get() as { count: number }).count;
+  } finally {
+    db.close();
+  }
+}
+
+export function countTransactions(databasePath: string, accountId: string): number {
+  const db = new DatabaseSync(databasePath, { readOnly: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS count FROM transactions WHERE account_id = ?').get(accountId) as { count: number }).count;
   } finally {
     db.close();
   }

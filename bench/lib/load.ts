@@ -1,6 +1,6 @@
 // HTTP load with autocannon: a fixed number of connections for a fixed time, counting
 // responses per second and latency percentiles, while the target's RSS is sampled.
-import { createHistogram } from 'node:perf_hooks';
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import autocannon, { type Request } from 'autocannon';
 import { readCpuSeconds, sampleRss } from './proc.ts';
 import { fmtInt, fmtMb, fmtMs, medianOf } from './stats.ts';
@@ -16,6 +16,8 @@ export interface LoadSpec {
   seconds?: number;
   /** A fixed number of requests instead of a duration. */
   amount?: number;
+  /** Stops the load when this settles (instead of after `seconds`, which then only caps it). */
+  until?: Promise<unknown>;
   /** Process whose RSS is sampled during the load. */
   pid?: number;
 }
@@ -35,6 +37,8 @@ export interface LoadResult {
    * the load generator beside it could drive.
    */
   cpuPerResponse: number;
+  /** Response times of the 2xx responses in microseconds (absent where the load was not an HTTP one). */
+  latency?: RecordableHistogram;
 }
 
 export async function load(spec: LoadSpec): Promise<LoadResult> {
@@ -61,6 +65,9 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) latency.record(Math.max(1, Math.round(ms * 1000)));
   });
+  const stop = () => instance.stop();
+  // Stopped whether it succeeds or fails (the caller awaits it and sees the failure).
+  spec.until?.then(stop, stop);
   const result = await instance;
   const seconds = (performance.now() - started) / 1000;
   const rss = sampler?.stop();
@@ -80,6 +87,36 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     rssPeak: rss?.peak ?? Number.NaN,
     seconds: spec.amount ? seconds : result.duration,
     cpuPerResponse: (cpuSeconds / result['2xx']) * 1e6,
+    latency,
+  };
+}
+
+/**
+ * One load split over several targets at once (e.g. two server processes on one database): each spec runs its
+ * share of the connections in parallel; the result counts all of them, its latencies are those of every response,
+ * and its CPU per response is the targets' CPU together over all their 2xx responses.
+ */
+export async function loadAll(specs: LoadSpec[]): Promise<LoadResult> {
+  const parts = await Promise.all(specs.map(load));
+  const ok = (r: LoadResult) => r.rps * r.seconds;
+  const latency = createHistogram();
+  for (const part of parts) if (part.latency) latency.add(part.latency);
+  const statusCodes: Record<string, number> = {};
+  for (const part of parts) for (const [code, count] of Object.entries(part.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  const sum = (pick: (r: LoadResult) => number) => parts.reduce((total, r) => total + pick(r), 0);
+  return {
+    rps: sum((r) => r.rps),
+    p50: latency.count ? latency.percentile(50) / 1000 : Number.NaN,
+    p99: latency.count ? latency.percentile(99) / 1000 : Number.NaN,
+    responses: sum((r) => r.responses),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    statusCodes,
+    // The processes' peaks together: what the targets hold at most, on the safe side.
+    rssPeak: sum((r) => r.rssPeak),
+    seconds: Math.max(...parts.map((r) => r.seconds)),
+    cpuPerResponse: sum((r) => r.cpuPerResponse * ok(r)) / sum(ok),
+    latency,
   };
 }
 

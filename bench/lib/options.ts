@@ -5,7 +5,18 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['reads', 'history', 'writes', 'webhooks', 'client', 'toolchain'] as const;
+export const SCENARIOS = [
+  'reads',
+  'history',
+  'writes',
+  'webhooks',
+  'client',
+  'integrators',
+  'postgres',
+  'memory',
+  'history-load',
+  'toolchain',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -58,4 +69,22 @@ export function parseOptions(argv: string[]): BenchOptions {
     warmupSeconds: quick ? 1 : 3,
     connections: 10,
   };
+}
+
+/**
+ * The read cache's budget the servers under test get: SANDBOX_READ_CACHE_MB when set (the server's own setting),
+ * otherwise undefined (the server's default). Children inherit the bench's environment.
+ */
+export function readCacheMb(): number | undefined {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by the bench, which turbo does not run
+  const mb = Number(process.env.SANDBOX_READ_CACHE_MB);
+  return mb > 0 ? mb : undefined;
+}
+
+/**
+ * Seconds per round and of warm-up for the scenarios that load many targets one after another (integrators,
+ * postgres): in quick mode one second each and no warm-up, so that CI's smoke run stays short.
+ */
+export function manyTargetTimes(options: BenchOptions): { seconds: number; warmupSeconds: number } {
+  return options.quick ? { seconds: 1, warmupSeconds: 0 } : { seconds: options.seconds, warmupSeconds: options.warmupSeconds };
 }

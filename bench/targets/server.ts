@@ -1,10 +1,16 @@
-// The server under test, in a child process: startServer on a SQLite file, loopback only.
-// Optionally enrolls sandbox users first (through the sandbox control API, as integrators do)
-// and reports their tokens and accounts.
+// The server under test, in a child process: startServer on a SQLite file (or a PostgreSQL database), loopback
+// only. Optionally enrolls sandbox users first (through the sandbox control API, as integrators do) and reports
+// their tokens and accounts. SANDBOX_READ_CACHE_MB, when set in the bench's environment, sizes the read cache.
+import { type Enrolled, enroll } from '../lib/enroll.ts';
+import { readCacheMb } from '../lib/options.ts';
 import { childArgs, serveParent } from '../lib/worker-side.ts';
 
+export type { Enrolled } from '../lib/enroll.ts';
+
 export interface ServerArgs {
-  databasePath: string;
+  /** The SQLite file (unless databaseUrl names a PostgreSQL database). */
+  databasePath?: string;
+  databaseUrl?: string;
   /** Another copy of the server package's entry (src/index.ts), for before/after comparisons. */
   module?: string;
   /** Sandbox usernames to enroll before announcing readiness. */
@@ -17,14 +23,6 @@ export interface ServerArgs {
   readCache?: boolean;
 }
 
-export interface Enrolled {
-  username: string;
-  token: string;
-  authorization: string;
-  accounts: { id: string; subtype: string; links: Record<string, string> }[];
-  seconds: number;
-}
-
 export interface ServerInfo {
   url: string;
   pid: number;
@@ -34,14 +32,15 @@ export interface ServerInfo {
 
 const args = childArgs<ServerArgs>();
 const { startServer } = (await import(args.module ?? '@aggregation/server')) as typeof import('@aggregation/server');
+const cacheMb = readCacheMb();
 const started = performance.now();
 const running = await startServer({
   port: 0,
   hostname: '127.0.0.1',
-  databasePath: args.databasePath,
+  ...(args.databaseUrl ? { databaseUrl: args.databaseUrl } : { databasePath: args.databasePath }),
   // The history scenario seeds a million transactions, above the sandbox's default cap.
   maxHistory: 1_000_000,
-  ...(args.readCache === false ? { readCache: false } : {}),
+  ...(args.readCache === false ? { readCache: false } : cacheMb ? { readCache: { maxBytes: cacheMb * 1024 * 1024 } } : {}),
   webhooks: {
     autostart: args.webhooks !== false,
     ...(args.webhookConcurrency ? { concurrency: args.webhookConcurrency } : {}),
@@ -50,23 +49,7 @@ const running = await startServer({
 const startSeconds = (performance.now() - started) / 1000;
 
 const enrolled: Enrolled[] = [];
-for (const username of args.enroll ?? []) {
-  const t0 = performance.now();
-  const response = await fetch(`${running.url}/sandbox/enrollments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: 'password' }),
-  });
-  if (response.status !== 201) throw new Error(`enrolling ${username}: ${response.status} ${await response.text()}`);
-  const body = (await response.json()) as { access_token: string; accounts: Enrolled['accounts'] };
-  enrolled.push({
-    username,
-    token: body.access_token,
-    authorization: `Basic ${Buffer.from(`${body.access_token}:`).toString('base64')}`,
-    accounts: body.accounts,
-    seconds: (performance.now() - t0) / 1000,
-  });
-}
+for (const username of args.enroll ?? []) enrolled.push(await enroll(running.url, username));
 
 serveParent(
   { url: running.url, pid: process.pid, enrolled, startSeconds } satisfies ServerInfo,

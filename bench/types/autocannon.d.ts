@@ -49,6 +49,8 @@ declare module 'autocannon' {
   export interface Instance extends PromiseLike<Result> {
     /** Every response: its status, size and time in milliseconds (fractional). */
     on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): this;
+    /** Ends the run early; the result then covers the time until now. */
+    stop(): void;
   }
   function autocannon(options: Options): Instance;
   export default autocannon;
