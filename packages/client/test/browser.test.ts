@@ -17,10 +17,14 @@ const skip = executablePath ? false : 'Chromium is not installed (Debian package
 
 const src = join(import.meta.dirname, '..', 'src');
 /** The packages the core imports, each served at `/vendor/<name>` where the page's import map sends it. */
-const vendor = new Map([
-  ['openapi-fetch', join(repoRoot, 'node_modules', 'openapi-fetch', 'dist', 'index.mjs')],
-  ['@aggregation/types/error-codes', join(repoRoot, 'packages', 'types', 'dist', 'error-codes.js')],
-]);
+const typesDir = join(repoRoot, 'packages', 'types');
+/** The modules of @aggregation/types that run (those with a `default` export condition), as its package.json lists them. */
+const typesModules = Object.entries(
+  (JSON.parse(readFileSync(join(typesDir, 'package.json'), 'utf8')) as { exports: Record<string, { default?: string }> }).exports,
+).flatMap(([subpath, conditions]) =>
+  conditions.default ? [[`@aggregation/types${subpath.slice(1)}`, join(typesDir, conditions.default)] as const] : [],
+);
+const vendor = new Map<string, string>([['openapi-fetch', join(repoRoot, 'node_modules', 'openapi-fetch', 'dist', 'index.mjs')], ...typesModules]);
 const importMap = { imports: Object.fromEntries([...vendor.keys()].map((name) => [name, `/vendor/${name}`])) };
 // The page loads the core itself: a dynamic import() inside tab.evaluate would be rewritten by the test runner's
 // module transform before it reaches the browser.
