@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { HISTORY_BATCH_ROWS } from '../src/domain/enrollments.ts';
+import { openStore } from '../src/storage/index.ts';
+import type { Repos, Store } from '../src/storage/store.ts';
 import { type TestApp, testApp } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
@@ -63,6 +66,40 @@ describe('large sandbox histories', () => {
     const account = created.body.accounts[0];
     const all = await t.call('GET', `/accounts/${account.id}/transactions`, { token: created.body.access_token });
     assert.ok(all.body.length >= ROWS && all.body.length <= ROWS + 400, `${all.body.length} transactions`);
+  });
+
+  test('a day of history larger than a batch is split across transactions', async () => {
+    // history.190000: 521 rows a day, more than a batch holds.
+    const store = openStore({ path: join(dir, 'split.sqlite') });
+    const rowsPerTransaction: number[] = [];
+    const transaction = store.transaction.bind(store);
+    store.transaction = ((fn, options) =>
+      transaction(async (tx) => {
+        let rows = 0;
+        const transactions = Object.create(tx.transactions) as Repos['transactions'];
+        transactions.insertMany = (inserted) => {
+          rows += inserted.length;
+          return tx.transactions.insertMany(inserted);
+        };
+        const counted = Object.create(tx, { transactions: { value: transactions } }) as Repos;
+        try {
+          return await fn(counted);
+        } finally {
+          rowsPerTransaction.push(rows);
+        }
+      }, options)) as Store['transaction'];
+    const split = testApp({ store, maxHistory: 200_000 });
+    try {
+      const created = await split.call('POST', '/sandbox/enrollments', { json: { username: 'history.190000', password: 'password' } });
+      assert.equal(created.status, 201, created.text);
+      // The last transaction writes today's activity and makes the enrollment usable; each before it, one batch at most.
+      const batches = rowsPerTransaction.slice(0, -1);
+      assert.ok(batches.length > 300, `${batches.length} batches`);
+      assert.ok(Math.max(...batches) <= HISTORY_BATCH_ROWS, `largest batch ${Math.max(...batches)} rows`);
+    } finally {
+      await split.close();
+      await store.close();
+    }
   });
 
   test("n above the server's cap answers 422 naming the username; nothing is created", async () => {

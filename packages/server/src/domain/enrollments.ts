@@ -1,7 +1,7 @@
 // Enrollments: creation (what the connect widget would do), token authentication, revocation.
 import { type AccountRow, DEFAULT_APPLICATION_ID, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
 import { availableOf } from './balances.ts';
-import { addDays, DAY_MS, dayOf, daysBetween } from './clock.ts';
+import { addDays, DAY_MS, dayOf } from './clock.ts';
 import { type Deps, transact } from './context.ts';
 import { forbidden, unprocessable } from './errors.ts';
 import { hashToken, newId, newLiveToken, newSandboxToken } from './ids.ts';
@@ -12,7 +12,7 @@ import { runLifecycle } from './lifecycle.ts';
 /** Days of history a new enrollment starts with. */
 export const HISTORY_DAYS = 120;
 /** Rows of a large history written per transaction (a few tens of milliseconds of work each). */
-const HISTORY_BATCH_ROWS = 500;
+export const HISTORY_BATCH_ROWS = 500;
 const MICRODEPOSIT_EXPIRY_MS = 7 * DAY_MS;
 
 export interface CreatedEnrollment {
@@ -70,11 +70,10 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
   const rows = login.accounts.map((plan, position) =>
     accountRow(enrollment, plan, deps.institutions.opening(input.username, plan), position, bank.id, now),
   );
-  // Days of history each transaction writes: one transaction for the usual users; for a large
-  // history, batches of about HISTORY_BATCH_ROWS rows, each its own commit, so that the event loop
-  // and the database serve other requests in between.
-  const batchDays = historyPerDay > 0 ? Math.max(1, Math.floor(HISTORY_BATCH_ROWS / historyPerDay)) : Number.POSITIVE_INFINITY;
-  const batched = historyDays > batchDays;
+  // One transaction for the usual users; a large history is written in steps of about HISTORY_BATCH_ROWS rows
+  // (a day of history.1000000 holds thousands), each its own commit, so that the event loop and the database
+  // serve other requests in between.
+  const batched = historyPerDay * historyDays > HISTORY_BATCH_ROWS;
   const lastHistoryDay = addDays(today, -1);
   let simulatedThrough = addDays(today, -historyDays - 1);
 
@@ -99,11 +98,21 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
   let started: Activity | undefined;
   if (batched) {
     const simulation = await transact(deps, begin);
-    while (daysBetween(simulatedThrough, lastHistoryDay) > batchDays) {
-      const through = addDays(simulatedThrough, batchDays);
+    // Up to the day before yesterday: yesterday's card activity may still be pending, and is written with today's.
+    const stepsThrough = addDays(lastHistoryDay, -1);
+    const steps = simulation.steps(simulatedThrough, stepsThrough, historyPerDay, HISTORY_BATCH_ROWS);
+    let done = false;
+    while (!done) {
       // Not synced on its own: the enrollment is unusable until the last, durable commit, which syncs these too.
-      await deps.store.transaction((tx) => simulateUntil(simulation, tx, through), { durable: false });
+      done = await deps.store.transaction(
+        async (tx) => {
+          simulation.writeTo(tx);
+          return (await steps.next()).done === true;
+        },
+        { durable: false },
+      );
     }
+    simulatedThrough = stepsThrough;
     started = simulation;
   }
   return transact(deps, async (tx, emit) => {

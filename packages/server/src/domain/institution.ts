@@ -68,6 +68,11 @@ export interface Activity {
   writeTo(tx: Repos): void;
   /** The days after `from` up to and including `through`. */
   run(from: string, through: string, historyPerDay?: number): Promise<void>;
+  /**
+   * The same days in steps of about `stepRows` transactions, a day split where that changes nothing: each `next()`
+   * writes one step through the current `tx`, so that each step can be a transaction of its own.
+   */
+  steps(from: string, through: string, historyPerDay: number, stepRows: number): AsyncIterator<void, void>;
   /** What an explicit refresh finds on a day already seen. */
   refreshExtra(refreshIndex: number): Promise<void>;
   /** The two small credits of the microdeposit flow, on the account `key`. */

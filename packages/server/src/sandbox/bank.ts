@@ -79,6 +79,28 @@ export class Simulation implements InstitutionActivity {
     }
   }
 
+  async *steps(from: string, through: string, historyPerDay: number, stepRows: number): AsyncGenerator<void, void> {
+    const pendingFrom = addDays(this.clock.today, -1);
+    let written = 0;
+    for (let day = addDays(from, 1); day <= through; day = addDays(day, 1)) {
+      await this.postDue(day);
+      const activities = this.activityOf(day, historyPerDay);
+      // Before pendingFrom nothing is pending, and a day's posted rows are the same booked in parts as at once.
+      const splittable = day < pendingFrom;
+      let booked = 0;
+      do {
+        const part = splittable ? activities.slice(booked, booked + stepRows - written) : activities;
+        await this.book(day, part);
+        booked += part.length;
+        written += part.length;
+        if (written >= stepRows) {
+          written = 0;
+          yield;
+        }
+      } while (booked < activities.length);
+    }
+  }
+
   private activityOf(day: string, historyPerDay: number): Activity[] {
     const keys = new Set(this.states.map((state) => state.key));
     const balances: Balances = { ledger: new Map(this.states.map((state) => [state.key, state.ledger])) };
