@@ -19,11 +19,16 @@ export function errorCodesOf(document: OpenApiDocument): ErrorCode[] {
   return codes as ErrorCode[];
 }
 
+/** A family's own tokens (`account.closed` of `account.closed.<reason>`); undefined for a code that is not a family. */
+export function familyOf(entry: ErrorCode): string | undefined {
+  return entry.code.endsWith(REASON) ? entry.code.slice(0, -REASON.length) : undefined;
+}
+
 /** The declared entry a code sent by the API falls under: itself, or its family with any reason tokens. */
 export function declaredErrorCode(codes: readonly ErrorCode[], code: string): ErrorCode | undefined {
   return codes.find((entry) => {
-    if (!entry.code.endsWith(REASON)) return entry.code === code;
-    const family = entry.code.slice(0, -REASON.length);
+    const family = familyOf(entry);
+    if (family === undefined) return entry.code === code;
     return code === family || code.startsWith(`${family}.`);
   });
 }
