@@ -21,10 +21,9 @@ type Document = 'api' | 'sandbox';
 /** `/accounts/{account_id}` as Hono writes it: `/accounts/:account_id`. */
 export const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
-/** The operation may be called without credentials: its `security` lists an empty requirement. */
-const allowsAnonymous = (operation: JsonObject): boolean =>
-  Array.isArray(operation.security) &&
-  (operation.security.length === 0 || operation.security.some((requirement) => Object.keys(requirement).length === 0));
+/** The operation may be called without credentials: its requirements (its own, or the document's) are none or an empty one. */
+const allowsAnonymous = (security: JsonObject[]): boolean =>
+  security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
 
 interface Served {
   document: Document;
@@ -42,10 +41,10 @@ export function registerOperations(app: Hono<AppEnv>, runtime: Runtime, validato
   const on = app.on.bind(app) as (method: string, path: string, ...handlers: (Handler<AppEnv> | MiddlewareHandler<AppEnv>)[]) => unknown;
   for (const { document, bundle, handlers } of documents(runtime)) {
     const operations = operationsOf(bundle);
-    for (const { method, path, operationId, operation } of operations) {
+    for (const { method, path, operationId, security } of operations) {
       const handler = handlers[operationId];
       if (!handler) throw new Error(`no handler for ${operationId} (${method.toUpperCase()} ${path} of the ${document} description)`);
-      const auth = !allowsAnonymous(operation);
+      const auth = !allowsAnonymous(security);
       const chain: MiddlewareHandler<AppEnv>[] = [];
       // Authenticated routes count requests in `authenticate`, once the token's enrollment is known.
       if (!auth && runtime.rateLimit) chain.push(rateLimitByAddress(runtime));
