@@ -1,9 +1,10 @@
 // oasdiff (https://github.com/oasdiff/oasdiff), pinned, built from the Go module proxy into a cache folder on first
 // use: `go install github.com/oasdiff/oasdiff@<version>` with GOBIN under node_modules/.cache. Needs Go.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { which } from '@aggregation/test-support';
 
 const run = promisify(execFile);
 
@@ -14,14 +15,7 @@ export const oasdiffPath = join(cacheDir, 'oasdiff');
 
 /** Go on PATH (CI puts /usr/local/go/bin there), or undefined. */
 function findGo(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir || '.', 'go');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return undefined;
+  return which('go');
 }
 
 /** Why oasdiff cannot be had here, or false when it is installed or can be. */

@@ -1,22 +1,8 @@
 // Finding the other languages' toolchains. A missing one skips its part (see @aggregation/test-support).
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, realpathSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
-
-/** The absolute path of an executable on PATH, or undefined. */
-export function which(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { which } from '@aggregation/test-support';
 
 export type Toolchain = {
   python: string | undefined;

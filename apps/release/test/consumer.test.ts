@@ -6,16 +6,16 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
-import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
-import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, skipWhenMissing, which } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
@@ -26,15 +26,7 @@ const pythonExamplesDir = join(pythonLayerDir, 'examples');
 
 /** The machine's own Node.js: the first `node` on PATH that is not the project's pinned one under node_modules. */
 function machineNode(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir || dir.includes('node_modules')) continue;
-    const candidate = join(dir, 'node');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return undefined;
+  return which('node', (dir) => !dir.includes('node_modules'));
 }
 
 /** The environment of a separate project: none of the npm settings or Node options of the script running this test. */

@@ -1,0 +1,18 @@
+// Where a program is on PATH: the tools a test or a build step needs (go, python3, java, the machine's own node).
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** The absolute path of the first executable `name` on PATH in a folder `accept` takes, or undefined. */
+export function which(name: string, accept: (dir: string) => boolean = () => true, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir || !accept(dir)) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
