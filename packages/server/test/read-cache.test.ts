@@ -2,16 +2,18 @@
 // change by another process, a read over HTTP (replayed or not) must equal the same read
 // rendered by the handlers at that moment (in-process `app.fetch` never replays).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { DAY_MS } from '../src/domain/clock.ts';
+import { hashToken } from '../src/domain/ids.ts';
 import { type Entry, entryBytes, ReadCache } from '../src/http/read-cache.ts';
 import { openStore, type RunningServer, startServer } from '../src/index.ts';
 import { readCacheFromEnv } from '../src/settings.ts';
-import type { Store } from '../src/storage/store.ts';
+import type { ChangeScope, Store } from '../src/storage/store.ts';
 import { type Caller, caller, type Reply } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
@@ -171,6 +173,136 @@ describe('read cache over HTTP', () => {
   });
 });
 
+describe("read cache: one enrollment's writes and another's reads", () => {
+  let dir: string;
+  let running: RunningServer;
+  let http: Caller;
+  let rendered: Caller;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-read-cache-scoped-'));
+    running = await startServer({
+      port: 0,
+      hostname: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.sqlite'),
+      webhooks: { autostart: false },
+    });
+    http = caller((request) => fetch(request), running.url);
+    rendered = caller((request) => running.app.fetch(request), running.url);
+  });
+  afterAll(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const hits = () => running.app.readCache!.hits;
+  const enroll = async () => {
+    const reply = await http('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    assert.equal(reply.status, 201, reply.text);
+    const accounts = reply.body.accounts as { id: string; subtype: string }[];
+    const checking = accounts.find((a) => a.subtype === 'checking')!.id;
+    const paths = ['/accounts', `/accounts/${checking}`, `/accounts/${checking}/balances`, `/accounts/${checking}/transactions?count=20`];
+    return { token: reply.body.access_token as string, checking, paths };
+  };
+  /** Reads every path over HTTP; each answer equals the same read rendered now. Returns how many were replayed. */
+  const readAll = async ({ token, paths }: { token: string; paths: string[] }) => {
+    const before = hits();
+    for (const path of paths) {
+      const read = await http('GET', path, { token });
+      const fresh = await rendered('GET', path, { token });
+      assert.equal(read.status, 200, `${path}: ${read.text}`);
+      assert.equal(read.text, fresh.text, `${path}: the read equals the rendered one`);
+    }
+    return hits() - before;
+  };
+  const renamedElsewhere = async (accountId: string, name: string, changes?: { enrollment: string }) => {
+    const other = openStore({ path: join(dir, 'sandbox.sqlite') });
+    try {
+      await other.transaction((tx) => tx.accounts.update(accountId, { name }), changes && { changes });
+    } finally {
+      await other.close();
+    }
+  };
+
+  test("a payment is seen by its enrollment's next reads and leaves other enrollments' reads replayed", async () => {
+    const a = await enroll();
+    const b = await enroll();
+    await readAll(a);
+    await readAll(b);
+    const paid = await http('POST', `/accounts/${a.checking}/payments`, {
+      token: a.token,
+      json: { amount: '25', memo: 'Rent share', payee: { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' } },
+    });
+    assert.equal(paid.status, 202, paid.text);
+    assert.equal(await readAll(b), b.paths.length, "b's reads are replayed across a's payment");
+    assert.equal(await readAll(a), 0, "a's reads are rendered again");
+    assert.equal(await readAll(a), a.paths.length, 'and replayed after that');
+  });
+
+  test("another process's write scoped to one enrollment: that enrollment's reads are rendered again, others' replayed", async () => {
+    const a = await enroll();
+    const b = await enroll();
+    await readAll(a);
+    await readAll(b);
+    await renamedElsewhere(a.checking, 'Renamed again', { enrollment: (await enrollmentOf(a.token)).id });
+    assert.equal(await readAll(b), b.paths.length);
+    assert.equal(await readAll(a), 0);
+    assert.equal((await http('GET', `/accounts/${a.checking}`, { token: a.token })).body.name, 'Renamed again');
+  });
+
+  test('a write not scoped to one enrollment renders every kept read again', async () => {
+    const a = await enroll();
+    const b = await enroll();
+    await readAll(a);
+    await readAll(b);
+    await renamedElsewhere(a.checking, 'Renamed, unscoped');
+    assert.equal(await readAll(b), 0);
+    assert.equal(await readAll(a), 0);
+  });
+
+  const enrollmentOf = async (token: string) => {
+    const row = await running.app.runtime.deps.store.enrollments.getByTokenHash(hashToken(token));
+    assert.ok(row);
+    return row;
+  };
+});
+
+describe('scoped revisions of the SQLite store', () => {
+  test('a write counts up its enrollment (or every scope when unscoped); the outbox, a rollback or no write count nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'server-scoped-revisions-'));
+    const store = openStore({ path: join(dir, 'store.sqlite') });
+    try {
+      const revision = (id: string) => store.scopedRevision!(id);
+      const write = (changes?: ChangeScope) =>
+        store.transaction(
+          (tx) => tx.idempotency.insert({ scope: 'enr_a', key: randomUUID(), request_hash: 'h', status: 202, response: '{}', created_at: 0 }),
+          changes && { changes },
+        );
+      assert.equal(revision('enr_a'), '0.0');
+      await write({ enrollment: 'enr_a' });
+      assert.deepEqual([revision('enr_a'), revision('enr_b')], ['0.1', '0.0']);
+      await write('outbox');
+      assert.deepEqual([revision('enr_a'), revision('enr_b')], ['0.1', '0.0']);
+      await store.transaction(async (tx) => {
+        await tx.enrollments.get('enr_a');
+      });
+      assert.equal(revision('enr_b'), '0.0', 'a transaction that wrote nothing counts nothing');
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.idempotency.insert({ scope: 'enr_b', key: 'k', request_hash: 'h', status: 202, response: '{}', created_at: 0 });
+          throw new Error('rolled back');
+        }),
+      );
+      assert.equal(revision('enr_b'), '0.0', 'a rolled back transaction counts nothing');
+      await write();
+      assert.deepEqual([revision('enr_a'), revision('enr_b')], ['1.1', '1.0']);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('read cache and the rate limit', () => {
   // One request per 100 s: no token comes back while a test runs, however slow the machine is.
   const NO_REFILL = 0.01;
@@ -239,6 +371,7 @@ describe('read cache memory budget', () => {
   const store = { changeMark: () => 'mark' } as unknown as Store;
   const entry = (bodyBytes: number): Entry => ({
     mark: 'mark',
+    scoped: undefined,
     expiresAt: Number.POSITIVE_INFINITY,
     live: false,
     caller: undefined,

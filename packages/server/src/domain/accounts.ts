@@ -28,9 +28,13 @@ export async function accountFor(deps: Deps, enrollment: EnrollmentRow, id: stri
 
 /** DELETE /accounts/{id}: the application's authorization for this account ends. */
 export async function removeAccount(deps: Deps, enrollment: EnrollmentRow, account: AccountRow): Promise<void> {
-  await transact(deps, async (tx) => {
-    await tx.accounts.update(account.id, { removed_at: enrollmentNow(deps.now, enrollment) });
-  });
+  await transact(
+    deps,
+    async (tx) => {
+      await tx.accounts.update(account.id, { removed_at: enrollmentNow(deps.now, enrollment) });
+    },
+    enrollment,
+  );
 }
 
 /** Account details, once the account number is verified. Credit cards have none. */
@@ -54,8 +58,12 @@ export function detailsOf(account: AccountRow): AccountRow {
 }
 
 export async function closeAccount(deps: Deps, account: AccountRow, reason: string | null): Promise<AccountRow> {
-  return transact(deps, async (tx) => {
-    await tx.accounts.update(account.id, { status: 'closed', closed_reason: reason });
-    return (await tx.accounts.get(account.enrollment_id, account.id))!;
-  });
+  return transact(
+    deps,
+    async (tx) => {
+      await tx.accounts.update(account.id, { status: 'closed', closed_reason: reason });
+      return (await tx.accounts.get(account.enrollment_id, account.id))!;
+    },
+    { id: account.enrollment_id },
+  );
 }

@@ -50,17 +50,21 @@ export async function transactionOf(deps: Deps, account: AccountRow, id: string)
  */
 export async function noteTransactionsFetched(deps: Deps, enrollment: EnrollmentRow, account: AccountRow): Promise<void> {
   if (account.verification !== 'pending' || account.verification_outcome !== 'success') return;
-  await transact(deps, async (tx, emit) => {
-    await tx.enrollments.getForUpdate(enrollment.id);
-    const current = await tx.accounts.get(enrollment.id, account.id);
-    if (current?.verification !== 'pending') return;
-    await tx.accounts.update(account.id, { verification: 'verified', verification_expires_at: null });
-    await emit({
-      type: 'account.number_verification.processed',
-      payload: { enrollment_id: enrollment.id, account_id: account.id, status: 'completed' },
-      enrollmentId: enrollment.id,
-      applicationId: enrollment.application_id,
-      at: enrollmentNow(deps.now, enrollment),
-    });
-  });
+  await transact(
+    deps,
+    async (tx, emit) => {
+      await tx.enrollments.getForUpdate(enrollment.id);
+      const current = await tx.accounts.get(enrollment.id, account.id);
+      if (current?.verification !== 'pending') return;
+      await tx.accounts.update(account.id, { verification: 'verified', verification_expires_at: null });
+      await emit({
+        type: 'account.number_verification.processed',
+        payload: { enrollment_id: enrollment.id, account_id: account.id, status: 'completed' },
+        enrollmentId: enrollment.id,
+        applicationId: enrollment.application_id,
+        at: enrollmentNow(deps.now, enrollment),
+      });
+    },
+    enrollment,
+  );
 }

@@ -1,8 +1,10 @@
 // Rendered read responses, replayed at the HTTP edge. A GET of the API that a handler answered
 // with 200 is kept, byte for byte, under everything that shaped it (URL, Host, Authorization,
 // Service-Version). It is replayed only while the store has seen no commit since it was
-// rendered (from this process or, on a shared file, another) and the enrollment's clock has not
-// reached its next state change; otherwise the request goes to the app as usual.
+// rendered (from this process or, on a shared file, another), or, for a token's read, no commit
+// that may have changed that enrollment's rows (the store's scoped revision), and while the
+// enrollment's clock has not reached its next state change; otherwise the request goes to the
+// app as usual.
 // Validity is checked once per turn of the event loop for the requests it read (see `check`).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -29,8 +31,10 @@ export const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 512;
 
 export interface Entry {
-  /** The store's change mark when the response was rendered. */
+  /** The store's change mark when the response was rendered, or when it was last found valid. */
   mark: string;
+  /** A token's read: its enrollment and the store's scoped revision of it when rendered (where the store keeps one). */
+  scoped: { enrollmentId: string; revision: string } | undefined;
   /** Real time at which the enrollment's state machines next have work to do. */
   expiresAt: number;
   /** Live enrollments: the request must come with a verified TLS client certificate. */
@@ -140,8 +144,24 @@ export class ReadCache {
     this.flush = undefined;
     const mark = this.store.changeMark();
     const now = this.now();
+    // Read after the mark: a commit in between shows in one or the other.
+    const revisions = new Map<string, string>();
+    const unchanged = (entry: Entry): boolean => {
+      if (entry.mark === mark) return true;
+      const { scoped } = entry;
+      if (!scoped || !this.store.scopedRevision) return false;
+      let revision = revisions.get(scoped.enrollmentId);
+      if (revision === undefined) {
+        revision = this.store.scopedRevision(scoped.enrollmentId);
+        revisions.set(scoped.enrollmentId, revision);
+      }
+      if (revision !== scoped.revision) return false;
+      // Nothing of the enrollment's changed up to `mark`: the next check at this mark needs no revision.
+      entry.mark = mark;
+      return true;
+    };
     for (const { key, entry, decide } of waiting) {
-      if (entry.mark !== mark || now >= entry.expiresAt) {
+      if (now >= entry.expiresAt || !unchanged(entry)) {
         if (this.entries.peek(key) === entry) this.entries.delete(key);
         this.misses += 1;
         decide(undefined);
@@ -167,15 +187,18 @@ export class ReadCache {
         body = text;
       });
       await next();
-      if (body === undefined || c.res.status !== 200 || this.store.changeMark() !== mark) return;
-      if (body.length > this.maxEntryBytes) return;
+      if (body === undefined || c.res.status !== 200 || body.length > this.maxEntryBytes) return;
+      const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
+      // Read before the mark is compared: unchanged, no commit came after the render's reads.
+      const revision = enrollment && this.store.scopedRevision?.(enrollment.id);
+      if (this.store.changeMark() !== mark) return;
       const bytes = unpooled(body);
       const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
       headers['content-length'] = bytes.length;
       delete headers[REQUEST_ID_HEADER.toLowerCase()];
-      const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
       this.keep(key, {
         mark,
+        scoped: enrollment && revision !== undefined ? { enrollmentId: enrollment.id, revision } : undefined,
         expiresAt: expiryOf(enrollment),
         live: enrollment?.mode === 'live',
         caller: enrollment ? enrollmentCaller(enrollment) : undefined,

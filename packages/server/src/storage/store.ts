@@ -318,7 +318,16 @@ export interface TransactionOptions {
    * that lapses anyway. Default true.
    */
   durable?: boolean;
+  /**
+   * What the transaction may change, as reads see it. `{ enrollment }`: only that enrollment's own rows (the
+   * enrollment, its accounts, transactions, payees, payments and idempotency keys) and the outbox; `'outbox'`:
+   * only events and deliveries. Reads of other enrollments' data stay valid across it (see `scopedRevision`).
+   * Default: anything.
+   */
+  changes?: ChangeScope;
 }
+
+export type ChangeScope = { enrollment: string } | 'outbox';
 
 export interface Store extends Repos {
   /**
@@ -339,6 +348,12 @@ export interface Store extends Repos {
    * no read cache, since a kept response could be stale after another process wrote.
    */
   readonly seesOtherWriters: boolean;
+  /**
+   * A value that changes whenever a transaction commits that may have changed what the enrollment's own reads
+   * show: one of its own (`changes: { enrollment }`) or one not scoped, in this process or another. Read
+   * caches compare it when `changeMark` moved. Absent where the store does not keep it.
+   */
+  scopedRevision?(enrollmentId: string): string;
   /** Resolves once the store can serve (schema migrated); rejects with why it cannot. */
   ready(): Promise<void>;
   close(): Promise<void>;

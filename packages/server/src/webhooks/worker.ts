@@ -129,7 +129,7 @@ export class DeliveryWorker {
         if (!(await this.anyDue(at))) break;
         const leaseUntil = at + (this.options.leaseMs ?? timeoutMs + 60_000);
         // A lease lost in a crash only makes the delivery due again: the claim need not reach the disk first.
-        const claimed = await store.transaction((tx) => tx.outbox.claimDue(at, free, leaseUntil), { durable: false });
+        const claimed = await store.transaction((tx) => tx.outbox.claimDue(at, free, leaseUntil), { durable: false, changes: 'outbox' });
         if (!this.running) {
           // Stopped while claiming: hand them back rather than leave them leased. Like the claim, this need not
           // reach the disk first: lost, the lease still runs out and the deliveries fall due again.
@@ -137,7 +137,7 @@ export class DeliveryWorker {
             async (tx) => {
               for (const delivery of claimed) await tx.outbox.updateDelivery(delivery.id, { next_attempt_at: at });
             },
-            { durable: false },
+            { durable: false, changes: 'outbox' },
           );
           return;
         }
@@ -192,28 +192,32 @@ export class DeliveryWorker {
     const attempts = delivery.attempts + 1;
     const at = now();
     if (status !== null && status >= 200 && status < 300) {
-      await store.transaction((tx) =>
-        tx.outbox.updateDelivery(delivery.id, {
-          status: 'delivered',
-          attempts,
-          last_status: status,
-          last_error: null,
-          next_attempt_at: null,
-          delivered_at: at,
-        }),
+      await store.transaction(
+        (tx) =>
+          tx.outbox.updateDelivery(delivery.id, {
+            status: 'delivered',
+            attempts,
+            last_status: status,
+            last_error: null,
+            next_attempt_at: null,
+            delivered_at: at,
+          }),
+        { changes: 'outbox' },
       );
       return;
     }
     const exhausted = attempts >= retry.maxAttempts;
-    await store.transaction((tx) =>
-      tx.outbox.updateDelivery(delivery.id, {
-        status: exhausted ? 'failed' : 'pending',
-        attempts,
-        last_status: status,
-        // Within the description's 300 characters, whatever the error said.
-        last_error: failure?.slice(0, 300) ?? null,
-        next_attempt_at: exhausted ? null : at + backoff(retry, attempts),
-      }),
+    await store.transaction(
+      (tx) =>
+        tx.outbox.updateDelivery(delivery.id, {
+          status: exhausted ? 'failed' : 'pending',
+          attempts,
+          last_status: status,
+          // Within the description's 300 characters, whatever the error said.
+          last_error: failure?.slice(0, 300) ?? null,
+          next_attempt_at: exhausted ? null : at + backoff(retry, attempts),
+        }),
+      { changes: 'outbox' },
     );
   }
 }

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { requireNodeSqlite } from '../../node-version.ts';
 import { identifier, type SqlConnection, sqlRepos } from '../sql/repos.ts';
-import { type Repos, type Store, StoreUnavailable, UniqueViolation } from '../store.ts';
+import { type ChangeScope, type Repos, type Store, StoreUnavailable, UniqueViolation } from '../store.ts';
 import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
 import { type RowReader, rowReader } from './rows.ts';
@@ -191,13 +191,24 @@ export function openSqliteStore(options: SqliteOptions): Store {
     return dataVersion ? (dataVersion.get() as unknown as [number])[0] : 0;
   };
 
+  const revisions = scopeRevisions(writer.db, reader.db);
+
   return {
     ...readRepos,
     // BEGIN and COMMIT fail here, outside the repositories, when the file is locked or cannot be written.
     transaction: (fn, options) =>
-      groupCommit.run(fn, options?.durable !== false).catch((error: unknown) => {
-        throw storeError(error);
-      }),
+      groupCommit
+        .run(async (tx) => {
+          const before = revisions.writes();
+          const result = await fn(tx);
+          if (revisions.writes() !== before) revisions.count(options?.changes);
+          return result;
+        }, options?.durable !== false)
+        .catch((error: unknown) => {
+          throw storeError(error);
+        }),
+    // One in-memory connection would let a reader see a transaction's revision before it commits.
+    ...(inMemory ? {} : { scopedRevision: (enrollmentId: string) => revisions.of(enrollmentId) }),
     changeMark: () => {
       if (closed) return `closed.${++commits}`;
       return `${commits}.${otherCommitsMark()}`;
@@ -212,6 +223,35 @@ export function openSqliteStore(options: SqliteOptions): Store {
         if (reader !== writer) reader.db.close();
         writer.db.close();
       }),
+  };
+}
+
+const ANY_SCOPE = '*';
+
+/**
+ * The `change_scopes` revisions: a transaction that wrote anything counts up its enrollment's row, or the row
+ * of every scope ('*') when it is not scoped; one that changed only the outbox counts up none. In the
+ * transaction itself, so the count commits (or rolls back) with the writes, from whichever process made them.
+ */
+function scopeRevisions(write: DatabaseSync, read: DatabaseSync) {
+  const totalChanges = write.prepare('SELECT total_changes()');
+  totalChanges.setReturnArrays(true);
+  const countUp = write.prepare('INSERT INTO change_scopes (scope, revision) VALUES (?, 1) ON CONFLICT (scope) DO UPDATE SET revision = revision + 1');
+  const current = read.prepare(
+    `SELECT (SELECT revision FROM change_scopes WHERE scope = '${ANY_SCOPE}'), (SELECT revision FROM change_scopes WHERE scope = ?)`,
+  );
+  current.setReturnArrays(true);
+  return {
+    /** Rows this connection has changed so far (a transaction wrote if this moved). */
+    writes: (): number => (totalChanges.get() as unknown as [number])[0],
+    count(scope: ChangeScope | undefined): void {
+      if (scope === 'outbox') return;
+      countUp.run(scope ? scope.enrollment : ANY_SCOPE);
+    },
+    of(enrollmentId: string): string {
+      const [any, own] = current.get(enrollmentId) as unknown as [number | null, number | null];
+      return `${any ?? 0}.${own ?? 0}`;
+    },
   };
 }
 

@@ -179,6 +179,13 @@ export const migrations: Migration[] = [
       ALTER TABLE enrollments ADD COLUMN transactions_timeouts INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 5,
+    name: 'change revisions by scope',
+    // One row per enrollment whose own rows a commit changed ('*': a commit not scoped to one), counted up by
+    // every write transaction (see index.ts): a read cache keeps an enrollment's reads across others' writes.
+    sql: 'CREATE TABLE change_scopes (scope TEXT PRIMARY KEY, revision INTEGER NOT NULL) WITHOUT ROWID;',
+  },
 ];
 
 /**
