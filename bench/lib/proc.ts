@@ -4,16 +4,42 @@ import { readFileSync } from 'node:fs';
 
 const ticksPerSecond = 100; // USER_HZ, the unit of /proc/<pid>/stat times on Linux
 
-/** User plus system CPU seconds of all threads of `pid` so far (NaN where /proc is missing). */
-export function readCpuSeconds(pid: number): number {
+/** The sum of two fields of /proc/<pid>/stat, counted from the 3rd (the one after the command name), in seconds. */
+function statSeconds(pid: number, first: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14th and 15th.
+    // The command name is in parentheses and may hold spaces: fields are counted after it.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    return (Number(fields[first]) + Number(fields[first + 1])) / ticksPerSecond;
   } catch {
     return Number.NaN;
   }
+}
+
+/** User plus system CPU seconds of all threads of `pid` so far (utime, stime; NaN where /proc is missing). */
+export function readCpuSeconds(pid: number): number {
+  return statSeconds(pid, 11);
+}
+
+/**
+ * User plus system CPU seconds of the children of `pid` that ended and were waited for, their own waited-for
+ * descendants included (cutime, cstime). Daemons that leave their parent are not counted.
+ */
+export function readChildrenCpuSeconds(pid: number = process.pid): number {
+  return statSeconds(pid, 13);
+}
+
+/** Resident memory by kind (/proc/<pid>/status): anonymous (heaps), file-backed (code, mapped files), shared memory. */
+export interface RssParts {
+  anonymous: number;
+  file: number;
+  shared: number;
+}
+
+export function readRssParts(pid: number): RssParts {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  return { anonymous: field('RssAnon'), file: field('RssFile'), shared: field('RssShmem') };
 }
 
 export function readRss(pid: number): number {

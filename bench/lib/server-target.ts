@@ -5,9 +5,9 @@ import type { Context } from './context.ts';
 
 const serverScript = new URL('../targets/server.ts', import.meta.url);
 
-/** One server process; `name` labels its CPU profile. */
-export function spawnServer(ctx: Context, name: string, args: ServerArgs): Promise<Child<ServerInfo>> {
-  return spawnChild<ServerInfo>(serverScript, args, { execArgv: ctx.execArgv(name) });
+/** One server process; `name` labels its CPU profile; `nodeFlags` are given to its node beside the profiler's. */
+export function spawnServer(ctx: Context, name: string, args: ServerArgs, nodeFlags: string[] = []): Promise<Child<ServerInfo>> {
+  return spawnChild<ServerInfo>(serverScript, args, { execArgv: [...nodeFlags, ...ctx.execArgv(name)] });
 }
 
 /** The current server and, when --server-before names one, the older copy on `beforeDatabasePath`. */

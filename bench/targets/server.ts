@@ -1,6 +1,7 @@
 // The server under test, in a child process: startServer on a SQLite file (or a PostgreSQL database), loopback
 // only. Optionally enrolls sandbox users first (through the sandbox control API, as integrators do) and reports
 // their tokens and accounts. SANDBOX_READ_CACHE_MB, when set in the bench's environment, sizes the read cache.
+import { getHeapSpaceStatistics } from 'node:v8';
 import { type Enrolled, enroll } from '../lib/enroll.ts';
 import { readCacheMb } from '../lib/options.ts';
 import { childArgs, serveParent } from '../lib/worker-side.ts';
@@ -21,6 +22,12 @@ export interface ServerArgs {
   webhookConcurrency?: number;
   /** Replay rendered reads (default true, as in production). */
   readCache?: boolean;
+}
+
+/** Reads the read cache replayed (hits) and let through to the app (misses, kept or not) so far. */
+export interface ReadCacheCounts {
+  hits: number;
+  misses: number;
 }
 
 export interface ServerInfo {
@@ -55,6 +62,8 @@ serveParent(
   { url: running.url, pid: process.pid, enrolled, startSeconds } satisfies ServerInfo,
   {
     memory: () => process.memoryUsage(),
+    heapSpaces: () => getHeapSpaceStatistics(),
+    readCache: () => ({ hits: running.app.readCache?.hits ?? 0, misses: running.app.readCache?.misses ?? 0 }),
   },
   () => running.close(),
 );
