@@ -35,7 +35,7 @@ export async function historyLoad(ctx: Context): Promise<Section> {
     const notes = [failures('reads alone', alone), failures('reads during the creation', [during])].filter((note): note is string => !!note);
     notes.push(
       `Reads: ${options.connections} connections over ${READERS} enrollments of \`username\` (their accounts, an account, its balances, a page of 50 to 200 transactions), read cache as shipped. ` +
-        `The creation is one \`POST /sandbox/enrollments\` with \`history.${rows}\`, which the server writes in batches, each its own commit (every commit also makes the read cache's entries stale).`,
+        `The creation is one \`POST /sandbox/enrollments\` with \`history.${rows}\`, which the server writes in batches, each its own commit, scoped to the new enrollment: the readers' kept responses stay valid across them.`,
     );
     return {
       title: 'A large history created while others read',
