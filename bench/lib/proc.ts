@@ -36,19 +36,26 @@ export interface RssParts {
   shared: number;
 }
 
+/** Fields of /proc/<pid>/status counted in kB, in bytes (NaN where /proc or the field is missing). */
+function statusBytes<Name extends string>(pid: number, names: readonly Name[]): Record<Name, number> {
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    // every field NaN
+  }
+  const bytes = {} as Record<Name, number>;
+  for (const name of names) bytes[name] = Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  return bytes;
+}
+
 export function readRssParts(pid: number): RssParts {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
-  return { anonymous: field('RssAnon'), file: field('RssFile'), shared: field('RssShmem') };
+  const { RssAnon, RssFile, RssShmem } = statusBytes(pid, ['RssAnon', 'RssFile', 'RssShmem']);
+  return { anonymous: RssAnon, file: RssFile, shared: RssShmem };
 }
 
 export function readRss(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
+  return statusBytes(pid, ['VmRSS']).VmRSS;
 }
 
 export interface RssSampler {

@@ -39,9 +39,12 @@ interface Measured {
   timeline: [number, number][];
 }
 
+/** Seconds between the timeline's samples of RSS. */
+const sampleEvery = (quick: boolean): number => (quick ? 1 : 10);
+
 async function measure(ctx: Context, label: string, execArgv: string[], seconds: number): Promise<Measured> {
   const { options } = ctx;
-  const every = options.quick ? 1 : 10;
+  const every = sampleEvery(options.quick);
   const name = `memory-server${execArgv.length > 0 ? '-bounded' : ''}`;
   const server = await spawnServer(ctx, name, { databasePath: join(ctx.workdir, `${name}.sqlite`) }, execArgv);
   try {
@@ -141,7 +144,7 @@ export async function memory(ctx: Context): Promise<Section> {
     ],
     notes: [
       ...failed,
-      `Read cache as shipped${cacheMb ? `, SANDBOX_READ_CACHE_MB=${cacheMb}` : ' (its default budget, 64 MB)'}. ${runs.map((run) => `${run.label}: ${fmtInt(run.result.responses)} responses`).join('; ')}; ${options.connections} connections; RSS from /proc every 100 ms (peak) and every ${options.quick ? 1 : 10} s (the timeline).`,
+      `Read cache as shipped${cacheMb ? `, SANDBOX_READ_CACHE_MB=${cacheMb}` : ' (its default budget, 64 MB)'}. ${runs.map((run) => `${run.label}: ${fmtInt(run.result.responses)} responses`).join('; ')}; ${options.connections} connections; RSS from /proc every 100 ms (peak) and every ${sampleEvery(options.quick)} s (the timeline).`,
     ],
   };
 }

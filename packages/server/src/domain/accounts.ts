@@ -2,7 +2,7 @@
 // disconnected rules applied, removal, and the sandbox's closing.
 import type { AccountRow, EnrollmentRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
-import { type Deps, transact } from './context.ts';
+import { type Deps, transactFor } from './context.ts';
 import { ApiError, accountClosed, enrollmentDisconnected, notFound } from './errors.ts';
 
 export interface AccountAccess {
@@ -28,13 +28,9 @@ export async function accountFor(deps: Deps, enrollment: EnrollmentRow, id: stri
 
 /** DELETE /accounts/{id}: the application's authorization for this account ends. */
 export async function removeAccount(deps: Deps, enrollment: EnrollmentRow, account: AccountRow): Promise<void> {
-  await transact(
-    deps,
-    async (tx) => {
-      await tx.accounts.update(account.id, { removed_at: enrollmentNow(deps.now, enrollment) });
-    },
-    enrollment,
-  );
+  await transactFor(deps, enrollment.id, async (tx) => {
+    await tx.accounts.update(account.id, { removed_at: enrollmentNow(deps.now, enrollment) });
+  });
 }
 
 /** Account details, once the account number is verified. Credit cards have none. */
@@ -58,12 +54,8 @@ export function detailsOf(account: AccountRow): AccountRow {
 }
 
 export async function closeAccount(deps: Deps, account: AccountRow, reason: string | null): Promise<AccountRow> {
-  return transact(
-    deps,
-    async (tx) => {
-      await tx.accounts.update(account.id, { status: 'closed', closed_reason: reason });
-      return (await tx.accounts.get(account.enrollment_id, account.id))!;
-    },
-    { id: account.enrollment_id },
-  );
+  return transactFor(deps, account.enrollment_id, async (tx) => {
+    await tx.accounts.update(account.id, { status: 'closed', closed_reason: reason });
+    return (await tx.accounts.get(account.enrollment_id, account.id))!;
+  });
 }

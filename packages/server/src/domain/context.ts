@@ -1,6 +1,6 @@
 // What the domain functions need from the outside world, and the one way they write.
 import type { Transaction } from '../contract/resources.ts';
-import type { EnrollmentRow, Repos, Store, TransactionRow } from '../storage/store.ts';
+import type { Repos, Store, TransactionOptions, TransactionRow } from '../storage/store.ts';
 import type { Now } from './clock.ts';
 import { type NewEvent, recordEvent } from './events.ts';
 import type { InstitutionConnector } from './institution.ts';
@@ -24,17 +24,23 @@ export interface Deps {
 export type Emit = (event: NewEvent) => Promise<string>;
 
 /**
- * The enrollment whose own rows alone a transaction changes (beside the outbox): given to `transact`, reads of
- * other enrollments' data stay valid across it. Only for writes that touch nothing shared (no application,
- * no other enrollment).
- */
-export type OwnRows = Pick<EnrollmentRow, 'id'>;
-
-/**
  * Runs `fn` in a store transaction. Events it emits are written to the outbox in that same
  * transaction, so a change and the events it causes commit (or roll back) together.
  */
-export async function transact<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Promise<T>, scope?: OwnRows): Promise<T> {
+export function transact<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Promise<T>): Promise<T> {
+  return transactWith(deps, fn, undefined);
+}
+
+/**
+ * `transact` for a write that changes only the rows of one enrollment (beside the outbox): reads of
+ * other enrollments' data stay valid across it. Not for writes that touch anything shared (an
+ * application, another enrollment).
+ */
+export function transactFor<T>(deps: Deps, enrollmentId: string, fn: (tx: Repos, emit: Emit) => Promise<T>): Promise<T> {
+  return transactWith(deps, fn, { changes: { enrollment: enrollmentId } });
+}
+
+async function transactWith<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Promise<T>, options: TransactionOptions | undefined): Promise<T> {
   let emitted = 0;
   const result = await deps.store.transaction(
     (tx) =>
@@ -42,7 +48,7 @@ export async function transact<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Pro
         emitted += 1;
         return recordEvent(tx, event, deps.now());
       }),
-    scope && { changes: { enrollment: scope.id } },
+    options,
   );
   if (emitted > 0) deps.onEvents();
   return result;

@@ -2,7 +2,7 @@
 import { type AccountRow, DEFAULT_APPLICATION_ID, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
 import { availableOf } from './balances.ts';
 import { addDays, DAY_MS, dayOf } from './clock.ts';
-import { type Deps, transact } from './context.ts';
+import { type Deps, transactFor } from './context.ts';
 import { forbidden, unprocessable } from './errors.ts';
 import { hashToken, newId, newLiveToken, newSandboxToken } from './ids.ts';
 import type { AccountPlan, Activity, OpeningAccount } from './institution.ts';
@@ -97,7 +97,7 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
 
   let started: Activity | undefined;
   if (batched) {
-    const simulation = await transact(deps, begin, enrollment);
+    const simulation = await transactFor(deps, enrollment.id, begin);
     // Up to the day before yesterday: yesterday's card activity may still be pending, and is written with today's.
     const stepsThrough = addDays(lastHistoryDay, -1);
     const steps = simulation.steps(simulatedThrough, stepsThrough, historyPerDay, HISTORY_BATCH_ROWS);
@@ -115,24 +115,20 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     simulatedThrough = stepsThrough;
     started = simulation;
   }
-  return transact(
-    deps,
-    async (tx, emit) => {
-      const simulation = started ?? (await begin(tx));
-      await simulateUntil(simulation, tx, lastHistoryDay);
-      if (batched) await tx.enrollments.update(enrollment.id, { revoked_at: null });
-      for (const plan of login.accounts) if (plan.microdeposit === 'success') await simulation.microdeposits(plan.key);
-      await simulation.run(lastHistoryDay, today, historyPerDay);
-      await simulation.finish();
+  return transactFor(deps, enrollment.id, async (tx, emit) => {
+    const simulation = started ?? (await begin(tx));
+    await simulateUntil(simulation, tx, lastHistoryDay);
+    if (batched) await tx.enrollments.update(enrollment.id, { revoked_at: null });
+    for (const plan of login.accounts) if (plan.microdeposit === 'success') await simulation.microdeposits(plan.key);
+    await simulation.run(lastHistoryDay, today, historyPerDay);
+    await simulation.finish();
 
-      for (const [position, plan] of login.accounts.entries()) {
-        if (plan.closed) await tx.accounts.update(rows[position]!.id, { status: 'closed' });
-      }
-      await runLifecycle(deps, tx, emit, enrollment, now);
-      return { token, enrollment: (await tx.enrollments.get(enrollment.id))!, accounts: await tx.accounts.listByEnrollment(enrollment.id) };
-    },
-    enrollment,
-  );
+    for (const [position, plan] of login.accounts.entries()) {
+      if (plan.closed) await tx.accounts.update(rows[position]!.id, { status: 'closed' });
+    }
+    await runLifecycle(deps, tx, emit, enrollment, now);
+    return { token, enrollment: (await tx.enrollments.get(enrollment.id))!, accounts: await tx.accounts.listByEnrollment(enrollment.id) };
+  });
 }
 
 function accountRow(
@@ -188,11 +184,7 @@ export function usableEnrollment(enrollment: EnrollmentRow | undefined): Enrollm
 
 /** DELETE /accounts: the application loses every account of the enrollment; the token stops working. */
 export async function revokeEnrollment(deps: Deps, enrollment: EnrollmentRow): Promise<void> {
-  await transact(
-    deps,
-    async (tx) => {
-      await tx.enrollments.update(enrollment.id, { revoked_at: deps.now() });
-    },
-    enrollment,
-  );
+  await transactFor(deps, enrollment.id, async (tx) => {
+    await tx.enrollments.update(enrollment.id, { revoked_at: deps.now() });
+  });
 }

@@ -3,7 +3,7 @@
 // and the sandbox users that disconnect at their first data request.
 import type { EnrollmentRow, Repos } from '../storage/store.ts';
 import { addDays, dayOf, enrollmentNow, startOfDay } from './clock.ts';
-import { type Deps, type Emit, transact } from './context.ts';
+import { type Deps, type Emit, transactFor } from './context.ts';
 import { enrollmentDisconnected, unprocessable } from './errors.ts';
 
 export interface LifecycleOptions {
@@ -95,53 +95,41 @@ export async function syncEnrollment(deps: Deps, enrollment: EnrollmentRow, reac
   const disconnectNow = reachesInstitution && enrollment.disconnect_on_use;
   const due = enrollment.next_due_at !== null && now >= enrollment.next_due_at;
   if (!disconnectNow && !due) return enrollment;
-  return transact(
-    deps,
-    async (tx, emit) => {
-      let current = (await tx.enrollments.getForUpdate(enrollment.id))!;
-      const currentNow = enrollmentNow(deps.now, current);
-      if (reachesInstitution && current.disconnect_on_use) {
-        await disconnect(tx, emit, current, current.disconnect_on_use_reason, currentNow);
-        current = (await tx.enrollments.get(enrollment.id))!;
-      }
-      if (current.next_due_at !== null && currentNow >= current.next_due_at) {
-        await runLifecycle(deps, tx, emit, current, currentNow);
-        current = (await tx.enrollments.get(enrollment.id))!;
-      }
-      return current;
-    },
-    enrollment,
-  );
+  return transactFor(deps, enrollment.id, async (tx, emit) => {
+    let current = (await tx.enrollments.getForUpdate(enrollment.id))!;
+    const currentNow = enrollmentNow(deps.now, current);
+    if (reachesInstitution && current.disconnect_on_use) {
+      await disconnect(tx, emit, current, current.disconnect_on_use_reason, currentNow);
+      current = (await tx.enrollments.get(enrollment.id))!;
+    }
+    if (current.next_due_at !== null && currentNow >= current.next_due_at) {
+      await runLifecycle(deps, tx, emit, current, currentNow);
+      current = (await tx.enrollments.get(enrollment.id))!;
+    }
+    return current;
+  });
 }
 
 /** Disconnects the enrollment as its institution would; already disconnected, only the reason changes (no second event). */
 export async function disconnectEnrollment(deps: Deps, enrollmentId: string, reason: string | null): Promise<EnrollmentRow> {
-  return transact(
-    deps,
-    async (tx, emit) => {
-      const current = (await tx.enrollments.getForUpdate(enrollmentId))!;
-      if (current.status === 'disconnected') {
-        await tx.enrollments.update(current.id, { status_reason: reason });
-      } else {
-        await disconnect(tx, emit, current, reason, enrollmentNow(deps.now, current));
-      }
-      return (await tx.enrollments.get(current.id))!;
-    },
-    { id: enrollmentId },
-  );
+  return transactFor(deps, enrollmentId, async (tx, emit) => {
+    const current = (await tx.enrollments.getForUpdate(enrollmentId))!;
+    if (current.status === 'disconnected') {
+      await tx.enrollments.update(current.id, { status_reason: reason });
+    } else {
+      await disconnect(tx, emit, current, reason, enrollmentNow(deps.now, current));
+    }
+    return (await tx.enrollments.get(current.id))!;
+  });
 }
 
 /** An explicit refresh: the institution is asked for new activity now. Returns the number of new transactions. */
 export async function refreshEnrollment(deps: Deps, enrollment: EnrollmentRow): Promise<number> {
   if (enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);
-  return transact(
-    deps,
-    async (tx, emit) => {
-      const current = (await tx.enrollments.getForUpdate(enrollment.id))!;
-      return runLifecycle(deps, tx, emit, current, enrollmentNow(deps.now, current), { refresh: true });
-    },
-    enrollment,
-  );
+  return transactFor(deps, enrollment.id, async (tx, emit) => {
+    const current = (await tx.enrollments.getForUpdate(enrollment.id))!;
+    return runLifecycle(deps, tx, emit, current, enrollmentNow(deps.now, current), { refresh: true });
+  });
 }
 
 /** Largest clock offset the sandbox keeps (100 years). */
@@ -149,19 +137,15 @@ const MAX_OFFSET_SECONDS = 3_153_600_000;
 
 /** Moves the enrollment's clock forward; everything that fell due in the span happens now, in order. */
 export async function advanceClock(deps: Deps, enrollmentId: string, advanceMs: number): Promise<EnrollmentRow> {
-  return transact(
-    deps,
-    async (tx, emit) => {
-      const current = (await tx.enrollments.getForUpdate(enrollmentId))!;
-      const offset = current.clock_offset_ms + advanceMs;
-      if (offset / 1000 > MAX_OFFSET_SECONDS) throw unprocessable({ days: ['would move the clock more than 100 years ahead'] });
-      await tx.enrollments.update(current.id, { clock_offset_ms: offset });
-      const moved = { ...current, clock_offset_ms: offset };
-      await runLifecycle(deps, tx, emit, moved, enrollmentNow(deps.now, moved));
-      return (await tx.enrollments.get(current.id))!;
-    },
-    { id: enrollmentId },
-  );
+  return transactFor(deps, enrollmentId, async (tx, emit) => {
+    const current = (await tx.enrollments.getForUpdate(enrollmentId))!;
+    const offset = current.clock_offset_ms + advanceMs;
+    if (offset / 1000 > MAX_OFFSET_SECONDS) throw unprocessable({ days: ['would move the clock more than 100 years ahead'] });
+    await tx.enrollments.update(current.id, { clock_offset_ms: offset });
+    const moved = { ...current, clock_offset_ms: offset };
+    await runLifecycle(deps, tx, emit, moved, enrollmentNow(deps.now, moved));
+    return (await tx.enrollments.get(current.id))!;
+  });
 }
 
 export async function disconnect(tx: Repos, emit: Emit, enrollment: EnrollmentRow, reason: string | null, now: number): Promise<void> {

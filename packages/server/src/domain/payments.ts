@@ -5,7 +5,7 @@ import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Re
 import { UniqueViolation } from '../storage/store.ts';
 import { availableOf } from './balances.ts';
 import { dayOf, enrollmentNow } from './clock.ts';
-import { type Deps, transact } from './context.ts';
+import { type Deps, transactFor } from './context.ts';
 import { ApiError, notFound, unprocessable } from './errors.ts';
 import { newConnectToken, newId, newPaymentReference } from './ids.ts';
 import { formatCents, parseAmount } from './money.ts';
@@ -64,22 +64,18 @@ export async function createPayee(deps: Deps, enrollment: EnrollmentRow, account
   const address = normalizeAddress(input.address);
   if (!address) throw badAddress('address');
   if (input.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
-  return transact(
-    deps,
-    async (tx) => {
-      const row: PayeeRow = {
-        account_id: account.id,
-        scheme: input.scheme,
-        address,
-        name: input.name,
-        type: input.type,
-        created_at: enrollmentNow(deps.now, enrollment),
-      };
-      await tx.payees.upsert(row);
-      return (await tx.payees.get(account.id, input.scheme, address))!;
-    },
-    enrollment,
-  );
+  return transactFor(deps, enrollment.id, async (tx) => {
+    const row: PayeeRow = {
+      account_id: account.id,
+      scheme: input.scheme,
+      address,
+      name: input.name,
+      type: input.type,
+      created_at: enrollmentNow(deps.now, enrollment),
+    };
+    await tx.payees.upsert(row);
+    return (await tx.payees.get(account.id, input.scheme, address))!;
+  });
 }
 
 export interface PaymentOutcome<Body> {
@@ -126,42 +122,38 @@ export async function createPayment<Body>(
 
   const hash = requestHash(account.id, input);
   const attempt = () =>
-    transact(
-      deps,
-      async (tx) => {
-        await tx.enrollments.getForUpdate(enrollment.id);
-        const now = enrollmentNow(deps.now, enrollment);
-        if (idempotencyKey !== undefined) {
-          const stored = await tx.idempotency.get(enrollment.id, idempotencyKey);
-          if (stored && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS) {
-            await tx.idempotency.delete(enrollment.id, idempotencyKey);
-          } else if (stored) {
-            if (stored.request_hash !== hash) {
-              throw new ApiError(
-                422,
-                'idempotency_key_reused',
-                'This Idempotency-Key was already used with a different request; use a new key for a new payment.',
-              );
-            }
-            return { status: 202 as const, body: JSON.parse(stored.response) as Body, replayed: true };
+    transactFor(deps, enrollment.id, async (tx) => {
+      await tx.enrollments.getForUpdate(enrollment.id);
+      const now = enrollmentNow(deps.now, enrollment);
+      if (idempotencyKey !== undefined) {
+        const stored = await tx.idempotency.get(enrollment.id, idempotencyKey);
+        if (stored && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS) {
+          await tx.idempotency.delete(enrollment.id, idempotencyKey);
+        } else if (stored) {
+          if (stored.request_hash !== hash) {
+            throw new ApiError(
+              422,
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different request; use a new key for a new payment.',
+            );
           }
+          return { status: 202 as const, body: JSON.parse(stored.response) as Body, replayed: true };
         }
-        const payment = await makePayment(tx, account, input, cents, address, now);
-        const body = present(payment);
-        if (idempotencyKey !== undefined) {
-          await tx.idempotency.insert({
-            scope: enrollment.id,
-            key: idempotencyKey,
-            request_hash: hash,
-            status: 202,
-            response: JSON.stringify(body),
-            created_at: now,
-          });
-        }
-        return { status: 202 as const, body, replayed: false };
-      },
-      enrollment,
-    );
+      }
+      const payment = await makePayment(tx, account, input, cents, address, now);
+      const body = present(payment);
+      if (idempotencyKey !== undefined) {
+        await tx.idempotency.insert({
+          scope: enrollment.id,
+          key: idempotencyKey,
+          request_hash: hash,
+          status: 202,
+          response: JSON.stringify(body),
+          created_at: now,
+        });
+      }
+      return { status: 202 as const, body, replayed: false };
+    });
   try {
     return await attempt();
   } catch (error) {

@@ -2,7 +2,7 @@
 // the first does), and the microdeposit check that fetching transactions triggers.
 import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
-import { type Deps, transact } from './context.ts';
+import { type Deps, transactFor } from './context.ts';
 import { notFound, unprocessable } from './errors.ts';
 import { keysetRows } from './paging.ts';
 
@@ -50,21 +50,17 @@ export async function transactionOf(deps: Deps, account: AccountRow, id: string)
  */
 export async function noteTransactionsFetched(deps: Deps, enrollment: EnrollmentRow, account: AccountRow): Promise<void> {
   if (account.verification !== 'pending' || account.verification_outcome !== 'success') return;
-  await transact(
-    deps,
-    async (tx, emit) => {
-      await tx.enrollments.getForUpdate(enrollment.id);
-      const current = await tx.accounts.get(enrollment.id, account.id);
-      if (current?.verification !== 'pending') return;
-      await tx.accounts.update(account.id, { verification: 'verified', verification_expires_at: null });
-      await emit({
-        type: 'account.number_verification.processed',
-        payload: { enrollment_id: enrollment.id, account_id: account.id, status: 'completed' },
-        enrollmentId: enrollment.id,
-        applicationId: enrollment.application_id,
-        at: enrollmentNow(deps.now, enrollment),
-      });
-    },
-    enrollment,
-  );
+  await transactFor(deps, enrollment.id, async (tx, emit) => {
+    await tx.enrollments.getForUpdate(enrollment.id);
+    const current = await tx.accounts.get(enrollment.id, account.id);
+    if (current?.verification !== 'pending') return;
+    await tx.accounts.update(account.id, { verification: 'verified', verification_expires_at: null });
+    await emit({
+      type: 'account.number_verification.processed',
+      payload: { enrollment_id: enrollment.id, account_id: account.id, status: 'completed' },
+      enrollmentId: enrollment.id,
+      applicationId: enrollment.application_id,
+      at: enrollmentNow(deps.now, enrollment),
+    });
+  });
 }
