@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
-import { chromiumArgs, findChromium, skipWhenMissing, which } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, machineNode, skipWhenMissing } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
@@ -23,11 +23,6 @@ import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, tarballN
 const run = promisify(execFile);
 const consumerTemplate = join(import.meta.dirname, '..', 'consumer');
 const pythonExamplesDir = join(pythonLayerDir, 'examples');
-
-/** The machine's own Node.js: the first `node` on PATH that is not the project's pinned one under node_modules. */
-function machineNode(): string | undefined {
-  return which('node', (dir) => !dir.includes('node_modules'));
-}
 
 /** The environment of a separate project: none of the npm settings or Node options of the script running this test. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

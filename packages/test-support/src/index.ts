@@ -1,3 +1,3 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
 export { skipWhenMissing } from './missing.ts';
-export { which } from './which.ts';
+export { machineNode, which } from './which.ts';
