@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyWebhook } from '@aggregation/client';
+import { exitWithParent, stopOnExit } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const bin = fileURLToPath(new URL('../bin/aggregation.js', import.meta.url));
@@ -31,7 +32,7 @@ interface Running {
 }
 
 function start(args: string[], extraEnv: Record<string, string> = {}): Running {
-  return wrap(spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv } }), args);
+  return wrap(spawn(process.execPath, [...exitWithParent, bin, ...args], { env: { ...env, ...extraEnv } }), args);
 }
 
 function wrap(child: ChildProcessWithoutNullStreams, args: string[]): Running {
@@ -40,9 +41,12 @@ function wrap(child: ChildProcessWithoutNullStreams, args: string[]): Running {
   let closed = false;
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Stopped with the test process, however it ends; it ends itself if that was SIGKILL.
+  const forget = stopOnExit(() => child.kill('SIGKILL'));
   const exited = new Promise<number | null>((resolve) =>
     child.on('close', (code) => {
       closed = true;
+      forget();
       resolve(code);
     }),
   );
@@ -73,7 +77,7 @@ function wrap(child: ChildProcessWithoutNullStreams, args: string[]): Running {
 /** The client's webhook receiver example, as the README starts it (on a free port). */
 function spawnReceiver(secret: string): Running {
   const example = fileURLToPath(new URL('../../client/examples/webhook-hono.ts', import.meta.url));
-  const child = spawn(process.execPath, [example], { env: { ...env, WEBHOOK_SECRETS: secret, PORT: '0' } });
+  const child = spawn(process.execPath, [...exitWithParent, example], { env: { ...env, WEBHOOK_SECRETS: secret, PORT: '0' } });
   return wrap(child, ['webhook-hono.ts']);
 }
 
