@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
-import { copyFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -150,10 +150,12 @@ describe('the packed npm packages, installed outside the repository', () => {
     const program = join(project, 'go-program');
     await cp(join(consumerTemplate, 'go'), program, { recursive: true });
     await cp(goReleaseDir, join(project, 'aggregation-go'), { recursive: true });
-    const goMod =
-      'module consumer\n\ngo 1.25\n\nrequire aggregation.example/client v0.0.0\n\nreplace aggregation.example/client => ../aggregation-go\n';
-    await writeFile(join(program, 'go.mod'), goMod);
-    await run(toolchain.go!, ['mod', 'tidy'], { cwd: program, env: cleanEnv() });
+    // The steps of the Go README, in its order: the module, the code (copied above), then the require and replace
+    // that `go mod tidy` keeps because the code imports the package.
+    const go = (args: string[]) => run(toolchain.go!, args, { cwd: program, env: cleanEnv() });
+    await go(['mod', 'init', 'consumer']);
+    await go(['mod', 'edit', '-require=aggregation.example/client@v0.0.0', '-replace=aggregation.example/client=../aggregation-go']);
+    await go(['mod', 'tidy']);
     await run(toolchain.go!, ['build', '-o', 'consumer', '.'], { cwd: program, env: cleanEnv() });
     const { stdout } = await run(join(program, 'consumer'), [], { cwd: program, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify(input()) }) });
     assert.deepEqual(JSON.parse(stdout), expected());
