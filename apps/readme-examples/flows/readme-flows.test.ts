@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { type Printed, printedBy } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type ShellBlock, shellBlocks } from '../src/blocks.ts';
 
@@ -38,39 +39,15 @@ function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, PATH: path.join(delimiter), NO_COLOR: '1', CI: '', ...extra };
 }
 
-interface Running {
+interface Running extends Printed {
   command: string;
   child: ChildProcess;
-  output: () => string;
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
 }
 
 /** A command in a shell of its own process group, as a terminal runs it (Ctrl-C reaches all of it). */
 function startShell(command: string, cwd: string, env: NodeJS.ProcessEnv): Running {
   const child = spawn('bash', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const closed = once(child, 'close');
-  return {
-    command,
-    child,
-    output: () => output,
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const match = output.match(pattern);
-          if (match) resolve(match);
-        };
-        child.stdout!.on('data', check);
-        child.stderr!.on('data', check);
-        void closed.then(() => {
-          check();
-          reject(new Error(`\`${command}\` ended without printing ${pattern}:\n${output}`));
-        });
-        check();
-      }),
-  };
+  return { command, child, ...printedBy(child, `\`${command}\``) };
 }
 
 async function interrupt(running: Running): Promise<void> {

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { verifyWebhook } from '@aggregation/client';
-import { machineNode, skipWhenMissing } from '@aggregation/test-support';
+import { machineNode, type Printed, printedBy, skipWhenMissing } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { cleanEnv, installPacked, run, temporaryDir } from './support/project.ts';
 
@@ -21,11 +21,8 @@ interface NodeRuntime {
 }
 
 /** A long-running `npx aggregation ...` and what it printed. */
-interface Running {
+interface Running extends Printed {
   child: ChildProcess;
-  output: () => string;
-  /** The first match of `pattern` in its stdout or stderr, as soon as it prints it; rejects when it exits first. */
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
 }
 
 let project: string;
@@ -51,29 +48,7 @@ function start(runtime: NodeRuntime, args: string[]): Running {
   const { command, args: argv, options } = npx(runtime, args);
   // A process group of its own, as a terminal gives a command: Ctrl-C reaches npx and the command it runs.
   const child = spawn(command, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'close');
-  return {
-    child,
-    output: () => `${stdout}${stderr}`,
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const match = stdout.match(pattern) ?? stderr.match(pattern);
-          if (match) resolve(match);
-        };
-        child.stdout!.on('data', check);
-        child.stderr!.on('data', check);
-        void exited.then(() => {
-          check();
-          reject(new Error(`aggregation ${args.join(' ')} exited without printing ${pattern}:\n${stdout}${stderr}`));
-        });
-        check();
-      }),
-  };
+  return { child, ...printedBy(child, `aggregation ${args.join(' ')}`) };
 }
 
 /** Stops a long-running command as Ctrl-C would, its whole process group, and waits for it to finish. */

@@ -2,6 +2,8 @@
 // when Ctrl-C, SIGTERM or SIGHUP ends it (as turbo does to the tasks it stops after a failure). A process killed by
 // SIGKILL runs nothing: its Node.js children notice the parent is gone (`exitWithParent`), and what cannot
 // (a PostgreSQL cluster) carries its owner's pid for the next run to sweep (`ownerMark`, `ownerGone`).
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,4 +72,36 @@ export function ownerGone(mark: string): boolean {
   }
   const now = startTime(Number(pid));
   return started !== undefined && now !== undefined && now !== started;
+}
+
+/** What a child process printed, and a wait for a line of it. */
+export interface Printed {
+  /** Its stdout and stderr so far, as they came. */
+  output(): string;
+  /** The first match of `pattern` in what it printed, as soon as it prints it; rejects when it ends without it. */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+}
+
+/** Follows what `child` prints on stdout and stderr (both piped). Waits are on its output, never on a clock. */
+export function printedBy(child: ChildProcess, name = child.spawnargs.join(' ')): Printed {
+  let output = '';
+  const streams = [child.stdout!, child.stderr!];
+  for (const stream of streams) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const closed = once(child, 'close');
+  return {
+    output: () => output,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = output.match(pattern);
+          if (match) resolve(match);
+        };
+        for (const stream of streams) stream.on('data', check);
+        void closed.then(() => {
+          check();
+          reject(new Error(`${name} ended without printing ${pattern}:\n${output}`));
+        });
+        check();
+      }),
+  };
 }
