@@ -92,7 +92,12 @@ describe('the READMEs, followed on a fresh clone', () => {
     for (const name of ['server', 'receiver', 'mock', 'mock2', 'serve']) ports[name] = await freePort();
     const run = promisify(execFile);
     await run('git', ['clone', '--quiet', repoRoot, clone]);
-    env = userEnv({ AGGREGATION_BASE_URL: `http://localhost:${ports.server}`, AGGREGATION_CONFIG: join(work, 'config.json') });
+    env = userEnv({
+      AGGREGATION_BASE_URL: `http://localhost:${ports.server}`,
+      AGGREGATION_CONFIG: join(work, 'config.json'),
+      // `npm run mock` without --port: its default port, 4010, as this run's.
+      MOCK_PORT: String(ports.mock),
+    });
     const installed = await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: clone, env, maxBuffer: 64 * 1024 * 1024 });
     console.log(`# npm ci on ${(await run('node', ['--version'], { env })).stdout.trim()}:\n${installed.stdout}${installed.stderr}`);
     server = startShell('npm start', clone, { ...env, PORT: String(ports.server) });
@@ -130,31 +135,36 @@ describe('the READMEs, followed on a fresh clone', () => {
         }
       };
       const ran: ShellBlock[] = [];
-      for (const block of blocks) {
-        if (block.skip) continue;
-        if (block.section !== section) {
-          await endSection();
-          section = block.section;
-        }
-        for (const command of block.commands) {
-          const text = asRun(command);
-          const rule = longRunning.find((entry) => entry.command.test(command));
-          const blockEnv = /\baggregation serve\b/.test(command)
-            ? { ...env, PORT: String(ports.serve), DATABASE_PATH: join(work, 'serve.sqlite') }
-            : env;
-          const running = startShell(text, cwd(), blockEnv);
-          if (rule) {
-            const ready = await running.waitFor(rule.ready);
-            if (rule.captures) captured[rule.captures] = ready[1]!;
-            background.push(running);
-          } else {
-            const [code] = await once(running.child, 'close');
-            assert.equal(code, 0, `${readme}:${block.line} \`${text}\` exited with ${code}:\n${running.output()}`);
+      try {
+        for (const block of blocks) {
+          if (block.skip) continue;
+          if (block.section !== section) {
+            await endSection();
+            section = block.section;
           }
+          for (const command of block.commands) {
+            const text = asRun(command);
+            const rule = longRunning.find((entry) => entry.command.test(command));
+            const blockEnv = /\baggregation serve\b/.test(command)
+              ? { ...env, PORT: String(ports.serve), DATABASE_PATH: join(work, 'serve.sqlite') }
+              : env;
+            const running = startShell(text, cwd(), blockEnv);
+            if (rule) {
+              const ready = await running.waitFor(rule.ready);
+              if (rule.captures) captured[rule.captures] = ready[1]!;
+              background.push(running);
+            } else {
+              const [code] = await once(running.child, 'close');
+              assert.equal(code, 0, `${readme}:${block.line} \`${text}\` exited with ${code}:\n${running.output()}`);
+            }
+          }
+          ran.push(block);
         }
-        ran.push(block);
+        await endSection();
+      } finally {
+        // Whatever still runs stops, also after a failure.
+        await Promise.all(background.map(interrupt));
       }
-      await endSection();
       console.log(`# ${readme}: ${ran.length} blocks run, ${blocks.filter((block) => block.skip).length} marked as not run`);
       assert.ok(ran.length > 0);
     }, 900_000);
