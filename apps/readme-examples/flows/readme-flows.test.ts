@@ -52,7 +52,8 @@ function startShell(command: string, cwd: string, env: NodeJS.ProcessEnv): Runni
 
 async function interrupt(running: Running): Promise<void> {
   if (running.child.exitCode !== null || running.child.signalCode !== null) return;
-  const closed = once(running.child, 'close');
+  // Its exit, not the end of its output: a daemon it started (turbo's) may hold the pipes open.
+  const closed = once(running.child, 'exit');
   try {
     process.kill(-running.child.pid!, 'SIGINT');
   } catch {
@@ -106,6 +107,8 @@ describe('the READMEs, followed on a fresh clone', () => {
 
   afterAll(async () => {
     if (server) await interrupt(server);
+    // The daemon `npm start`'s turbo may have started (not under CI) goes with the clone.
+    await promisify(execFile)(join(clone, 'node_modules', '.bin', 'turbo'), ['daemon', 'stop'], { cwd: clone, env }).catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
   }, 300_000);
 

@@ -54,7 +54,7 @@ function start(runtime: NodeRuntime, args: string[]): Running {
 /** Stops a long-running command as Ctrl-C would, its whole process group, and waits for it to finish. */
 async function interrupt(running: Running): Promise<void> {
   if (running.child.exitCode !== null || running.child.signalCode !== null) return;
-  const exited = once(running.child, 'close');
+  const exited = once(running.child, 'exit');
   process.kill(-running.child.pid!, 'SIGINT');
   // Not a limit: what is still running is told, in case the test's own timeout ends the wait.
   const told = setTimeout(
