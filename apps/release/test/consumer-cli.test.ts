@@ -182,7 +182,7 @@ describe('the packed CLI, installed outside the repository', () => {
           await Promise.all([interrupt(listen), interrupt(tail)]);
           receiver.close();
         }
-        assert.match(listen.output(), /the webhook URL is .* again/);
+        await listen.waitFor(/the webhook URL is .* again/);
       },
       300_000,
     );
