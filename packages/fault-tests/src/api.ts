@@ -24,8 +24,20 @@ export interface Enrolled {
   accounts: string[];
 }
 
-export async function enroll(call: Caller, username = 'username'): Promise<Enrolled> {
-  const reply = await call('POST', '/sandbox/enrollments', { json: { username, password: 'password' }, unchecked: false });
+/** A new application: its id and key (`test_app_key_...`). */
+export async function createApplication(call: Caller): Promise<{ id: string; key: string }> {
+  const reply = await call('POST', '/sandbox/applications', { json: {}, unchecked: false });
+  assert.equal(reply.status, 201, reply.text);
+  return { id: reply.body.application.id, key: reply.body.key };
+}
+
+/** A new enrollment of the default application, or of the application whose key is given. */
+export async function enroll(call: Caller, username = 'username', applicationKey?: string): Promise<Enrolled> {
+  const reply = await call('POST', '/sandbox/enrollments', {
+    json: { username, password: 'password' },
+    ...(applicationKey ? { headers: { authorization: basic(applicationKey) } } : {}),
+    unchecked: false,
+  });
   assert.equal(reply.status, 201, reply.text);
   const accounts = reply.body.accounts as { id: string; links: { payments?: string } }[];
   return {

@@ -7,6 +7,8 @@ export interface ServerProcess {
   url: string;
   /** Port it listens on, for raw sockets. */
   port: number;
+  /** Its process id, for what /proc tells of it. */
+  pid: number;
   /** Everything it printed (stdout and stderr lines). */
   output: string[];
   /** Lines of unexpected errors it logged (each a 500 in the making). */
@@ -41,6 +43,7 @@ export async function startServerProcess(location: StorageOptions, env: Record<s
   return {
     url,
     port: Number(new URL(url).port),
+    pid: child.pid!,
     output,
     errors: () => output.filter((line) => line.startsWith('unexpected error')),
     kill: () => end('SIGKILL'),

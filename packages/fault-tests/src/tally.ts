@@ -9,8 +9,16 @@ export const tally = {
   /** Deliveries of an event already received: at least once, an attempt cut by a kill is made again. */
   eventsSentAgain: 0,
   outageRequests: 0,
+  databaseCrashes: 0,
+  /** Answers in the error shape (5xx) while the database was down after its crash. */
+  databaseCrashRefusals: 0,
   outageRefusals: 0,
   cases: 0,
+  /** Webhook URLs refused when set, and deliveries refused after their host name resolved. */
+  refusedTargets: 0,
+  refusedDeliveries: 0,
+  /** Webhook attempts a failing receiver saw. */
+  webhookAttempts: 0,
   floodConnections: 0,
   floodRequests: 0,
 };
@@ -22,8 +30,11 @@ process.once('exit', () => {
     t.kills
       ? `${t.kills} kills -9: payments acknowledged ${t.acknowledgedPayments}, stored ${t.storedPayments}; events acknowledged ${t.acknowledgedEvents}, delivered ${t.deliveredEvents} (${t.eventsSentAgain} sent again after a kill)`
       : '',
+    t.databaseCrashes ? `${t.databaseCrashes} kills -9 of PostgreSQL: ${t.databaseCrashRefusals} answers 5xx in the error shape meanwhile` : '',
     t.outageRequests ? `database outage: ${t.outageRequests} requests, ${t.outageRefusals} answered 5xx in the error shape` : '',
     t.cases ? `${t.cases} hostile cases` : '',
+    t.refusedTargets ? `${t.refusedTargets} webhook URLs and ${t.refusedDeliveries} deliveries refused by the target policy` : '',
+    t.webhookAttempts ? `${t.webhookAttempts} webhook attempts at a failing receiver, each checked` : '',
     t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',
   ].filter(Boolean);
   console.log(`# fault suite: ${lines.join('; ')}`);
