@@ -14,6 +14,8 @@ export const tally = {
   databaseCrashRefusals: 0,
   outageRefusals: 0,
   cases: 0,
+  /** Requests of one application's token at another's data. */
+  intrusions: 0,
   /** Webhook URLs refused when set, and deliveries refused after their host name resolved. */
   refusedTargets: 0,
   refusedDeliveries: 0,
@@ -33,6 +35,7 @@ process.once('exit', () => {
     t.databaseCrashes ? `${t.databaseCrashes} kills -9 of PostgreSQL: ${t.databaseCrashRefusals} answers 5xx in the error shape meanwhile` : '',
     t.outageRequests ? `database outage: ${t.outageRequests} requests, ${t.outageRefusals} answered 5xx in the error shape` : '',
     t.cases ? `${t.cases} hostile cases` : '',
+    t.intrusions ? `${t.intrusions} requests of one application's token at another's data refused` : '',
     t.refusedTargets ? `${t.refusedTargets} webhook URLs and ${t.refusedDeliveries} deliveries refused by the target policy` : '',
     t.webhookAttempts ? `${t.webhookAttempts} webhook attempts at a failing receiver, each checked` : '',
     t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',
