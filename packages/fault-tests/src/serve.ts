@@ -7,7 +7,8 @@
 // the address the deliveries' resolver answers; other names are unknown), WEBHOOK_RETRY_BASE_MS and
 // WEBHOOK_RETRY_MAX_MS (the backoff), WEBHOOK_RETRY_ATTEMPTS, WEBHOOK_TIMEOUT_MS (per attempt), TLS_KEY, TLS_CERT and TLS_CLIENT_CA (files, as `npm start` reads
 // them), LIVE_ENROLLMENT=on (prints `Live token: <token>` of a live enrollment it makes),
-// SANDBOX_READ_CACHE_MB (the read cache's budget).
+// SANDBOX_READ_CACHE_MB (the read cache's budget), PUBLIC_URL (the base of links, one for every process
+// behind a load balancer).
 // Prints `Listening on <url>` once it serves; unexpected errors go to stderr.
 import { readFileSync } from 'node:fs';
 import { createEnrollment, startServer } from '@aggregation/server';
@@ -25,6 +26,7 @@ const running = await startServer({
   ...(rate > 0 ? { rateLimit: { perSecond: rate, burst: rate * 2 } } : {}),
   ...(key && cert ? { tls: { key, cert, ...(clientCa ? { clientCa } : {}) } } : {}),
   ...(env.SANDBOX_READ_CACHE_MB ? { readCache: { maxBytes: Number(env.SANDBOX_READ_CACHE_MB) * 1024 * 1024 } } : {}),
+  ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
   webhookTargets: { allowPrivate: env.WEBHOOK_PRIVATE_TARGETS !== 'off' },
   // The largest history the sandbox can make, so that the abuse probe of history.1000000 creates it.
   maxHistory: 1_000_000,

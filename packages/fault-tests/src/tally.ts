@@ -16,6 +16,9 @@ export const tally = {
   cases: 0,
   /** Requests of one application's token at another's data. */
   intrusions: 0,
+  /** Payments each sent to two processes at once, and reads through them checked up to date. */
+  twoProcessPayments: 0,
+  twoProcessReads: 0,
   /** Webhook URLs refused when set, and deliveries refused after their host name resolved. */
   refusedTargets: 0,
   refusedDeliveries: 0,
@@ -36,6 +39,9 @@ process.once('exit', () => {
     t.outageRequests ? `database outage: ${t.outageRequests} requests, ${t.outageRefusals} answered 5xx in the error shape` : '',
     t.cases ? `${t.cases} hostile cases` : '',
     t.intrusions ? `${t.intrusions} requests of one application's token at another's data refused` : '',
+    t.twoProcessPayments
+      ? `${t.twoProcessPayments} keys sent to two processes at once, one payment each; ${t.twoProcessReads} reads across them up to date`
+      : '',
     t.refusedTargets ? `${t.refusedTargets} webhook URLs and ${t.refusedDeliveries} deliveries refused by the target policy` : '',
     t.webhookAttempts ? `${t.webhookAttempts} webhook attempts at a failing receiver, each checked` : '',
     t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',
