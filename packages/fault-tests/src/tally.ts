@@ -19,6 +19,8 @@ export const tally = {
   /** Payments each sent to two processes at once, and reads through them checked up to date. */
   twoProcessPayments: 0,
   twoProcessReads: 0,
+  /** Live-token requests refused for want of the client CA's certificate. */
+  certificateRefusals: 0,
   /** Webhook URLs refused when set, and deliveries refused after their host name resolved. */
   refusedTargets: 0,
   refusedDeliveries: 0,
@@ -42,6 +44,7 @@ process.once('exit', () => {
     t.twoProcessPayments
       ? `${t.twoProcessPayments} keys sent to two processes at once, one payment each; ${t.twoProcessReads} reads across them up to date`
       : '',
+    t.certificateRefusals ? `${t.certificateRefusals} live-token requests without the client CA's certificate refused` : '',
     t.refusedTargets ? `${t.refusedTargets} webhook URLs and ${t.refusedDeliveries} deliveries refused by the target policy` : '',
     t.webhookAttempts ? `${t.webhookAttempts} webhook attempts at a failing receiver, each checked` : '',
     t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createEnrollment } from '../src/domain/enrollments.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
-import { type Certificates, certificates, hasOpenssl, httpsGet, type KeyPair } from './helpers/certificates.ts';
+import { type Certificates, certificates, hasOpenssl, httpsCall, type KeyPair } from './helpers/certificates.ts';
 import { assertContract, basic, type Caller, caller, contract } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
@@ -265,7 +265,7 @@ describe.skipIf(!hasOpenssl() && 'openssl is not installed')('HTTPS with a clien
   let liveToken: string;
   let sandboxToken: string;
 
-  const get = (path: string, token: string, client?: KeyPair) => httpsGet(`${running.url}${path}`, token, certs.ca, client);
+  const get = (path: string, token: string, client?: KeyPair) => httpsCall(`${running.url}${path}`, { ca: certs.ca, token, client });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'server-tls-'));

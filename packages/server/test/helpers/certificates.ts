@@ -1,6 +1,6 @@
 // Throwaway certificates made with openssl for HTTPS with a client CA: a CA, a server certificate for localhost
-// and 127.0.0.1, a client certificate the CA signed and one signed by another CA. Plus a GET over HTTPS that
-// presents a client certificate, which fetch cannot do.
+// and 127.0.0.1, a client certificate the CA signed and one signed by another CA. Plus requests over HTTPS that
+// trust that CA and present a client certificate, which fetch cannot do.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -73,10 +73,24 @@ export interface HttpsReply {
   text: string;
 }
 
-/** GET `url` with `token`, trusting `ca`, presenting `client` when given; rejects when the handshake fails. */
-export function httpsGet(url: string, token: string, ca: Buffer, client?: KeyPair): Promise<HttpsReply> {
+export interface HttpsCall {
+  /** Trusted to sign the server's certificate. */
+  ca: Buffer;
+  method?: string;
+  token?: string;
+  /** Presented when given. */
+  client?: KeyPair | undefined;
+  json?: unknown;
+}
+
+/** A request over HTTPS; rejects when the handshake fails. */
+export function httpsCall(url: string, { ca, method = 'GET', token, client, json }: HttpsCall): Promise<HttpsReply> {
+  const headers: Record<string, string> = {
+    ...(token ? { authorization: basic(token) } : {}),
+    ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+  };
   return new Promise((resolve, reject) => {
-    const request = httpsRequest(url, { ca, headers: { authorization: basic(token) }, ...(client ?? {}) }, (response) => {
+    const request = httpsRequest(url, { method, ca, headers, ...(client ?? {}) }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk) => (text += chunk));
@@ -87,6 +101,6 @@ export function httpsGet(url: string, token: string, ca: Buffer, client?: KeyPai
       });
     });
     request.on('error', reject);
-    request.end();
+    request.end(json === undefined ? undefined : JSON.stringify(json));
   });
 }
