@@ -48,5 +48,13 @@ if (env.LIVE_ENROLLMENT === 'on') {
   const live = await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password', mode: 'live' });
   console.log(`Live token: ${live.token}`);
 }
+// With --expose-gc, SIGUSR2 prints what stays in memory after a full collection: `Memory: <process.memoryUsage()>`.
+const collect = (globalThis as { gc?: () => void }).gc;
+if (collect) {
+  process.on('SIGUSR2', () => {
+    collect();
+    console.log(`Memory: ${JSON.stringify(process.memoryUsage())}`);
+  });
+}
 console.log(`Listening on ${running.url}`);
 process.on('SIGTERM', () => void running.close().then(() => process.exit(0)));

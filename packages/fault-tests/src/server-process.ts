@@ -13,6 +13,8 @@ export interface ServerProcess {
   output: string[];
   /** Lines of unexpected errors it logged (each a 500 in the making). */
   errors(): string[];
+  /** What stays in memory after a full collection (needs NODE_OPTIONS=--expose-gc in its environment). */
+  memoryAfterCollection(): Promise<NodeJS.MemoryUsage>;
   /** SIGKILL: no cleanup, no flush, as a crash or an OOM kill. Resolves once it is gone. */
   kill(): Promise<void>;
   /** SIGTERM: the server's own graceful close. */
@@ -46,6 +48,17 @@ export async function startServerProcess(location: StorageOptions, env: Record<s
     pid: child.pid!,
     output,
     errors: () => output.filter((line) => line.startsWith('unexpected error')),
+    async memoryAfterCollection() {
+      const seen = output.length;
+      child.kill('SIGUSR2');
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const line = output.slice(seen).find((text) => text.startsWith('Memory: '));
+        if (line) return JSON.parse(line.slice('Memory: '.length));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`no memory report in 30 s: ${output.slice(-5).join('\n')}`);
+    },
     kill: () => end('SIGKILL'),
     stop: () => end('SIGTERM'),
   };

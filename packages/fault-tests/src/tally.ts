@@ -1,4 +1,8 @@
-// What the suite checked, in numbers, printed once when the test process ends.
+// What the suite checked, in numbers, printed once after each test file's tests (each file runs in a process of its
+// own, so the counts are the file's). Printed by a hook of the file rather than at the process's exit, which the
+// runner no longer forwards.
+import { afterAll } from 'vitest';
+
 export const tally = {
   requests: 0,
   kills: 0,
@@ -21,6 +25,8 @@ export const tally = {
   twoProcessReads: 0,
   /** Live-token requests refused for want of the client CA's certificate. */
   certificateRefusals: 0,
+  /** Memory under load, one line per store. */
+  memory: [] as string[],
   /** Webhook URLs refused when set, and deliveries refused after their host name resolved. */
   refusedTargets: 0,
   refusedDeliveries: 0,
@@ -30,7 +36,7 @@ export const tally = {
   floodRequests: 0,
 };
 
-process.once('exit', () => {
+afterAll(() => {
   const t = tally;
   const lines = [
     `${t.requests} requests`,
@@ -45,6 +51,7 @@ process.once('exit', () => {
       ? `${t.twoProcessPayments} keys sent to two processes at once, one payment each; ${t.twoProcessReads} reads across them up to date`
       : '',
     t.certificateRefusals ? `${t.certificateRefusals} live-token requests without the client CA's certificate refused` : '',
+    t.memory.length ? `memory under load: ${t.memory.join('; ')}` : '',
     t.refusedTargets ? `${t.refusedTargets} webhook URLs and ${t.refusedDeliveries} deliveries refused by the target policy` : '',
     t.webhookAttempts ? `${t.webhookAttempts} webhook attempts at a failing receiver, each checked` : '',
     t.floodConnections ? `${t.floodConnections} idle or slow connections held while ${t.floodRequests} normal requests were answered` : '',
