@@ -3,18 +3,25 @@
 // and the canary that proves the server still serves.
 import assert from 'node:assert/strict';
 import { CURRENT_VERSION } from '@aggregation/openapi/versions';
+import { Agent } from 'undici';
 import { basic, type Caller, caller, contract, type Reply } from '../../server/test/helpers/harness.ts';
 import { tally } from './tally.ts';
 
 export { basic, type Caller, type Reply };
 
 /** A caller of `url` that counts its requests; `unchecked` by default (hostile requests are outside the contract). */
-export function callerOf(url: string): Caller {
+export function callerOf(url: string, send: (request: Request) => Promise<Response> = fetch): Caller {
   const call = caller((request) => {
     tally.requests++;
-    return fetch(request);
+    return send(request);
   }, url);
   return (method, path, options = {}) => call(method, path, { unchecked: true, ...options });
+}
+
+/** fetch over HTTPS trusting `ca` (the test CA that signed the server's certificate); `close` ends its connections. */
+export function fetchTrusting(ca: Buffer): { send: (request: Request) => Promise<Response>; close(): Promise<void> } {
+  const dispatcher = new Agent({ connect: { ca } });
+  return { send: (request) => fetch(request, { dispatcher } as RequestInit), close: () => dispatcher.close() };
 }
 
 export interface Enrolled {

@@ -14,8 +14,8 @@ import { tally } from '../src/tally.ts';
 
 /** The read cache's budget, in MiB: the load serves many times more distinct bytes. */
 const CACHE_MB = 8;
-const WARM_UP_REQUESTS = 300;
-const LOAD_REQUESTS = 1_200;
+const WARM_UP_REQUESTS = 200;
+const LOAD_REQUESTS = 800;
 const CONCURRENCY = 8;
 /** Transactions per page, and the history they are paged from. */
 const PAGE = 100;
