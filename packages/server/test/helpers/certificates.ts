@@ -5,16 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
+import { which } from '@aggregation/test-support';
 import { basic } from './harness.ts';
 
-export function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const hasOpenssl = (): boolean => which('openssl') !== undefined;
 
 export interface KeyPair {
   key: Buffer;
