@@ -46,13 +46,15 @@ describe('webhook URLs', () => {
   test('what the refusals say', () => {
     assert.match(refusedAddress('169.254.169.254', local)!, /linkLocal/);
     assert.match(refusedAddress('::ffff:169.254.169.254', local)!, /169\.254\.169\.254/);
-    assert.equal(refusedAddress('::169.254.169.254', local), '::a9fe:a9fe embeds 169.254.169.254, a linkLocal address');
+    assert.equal(refusedAddress('::169.254.169.254', local), '::a9fe:a9fe is an ipv4Compatible address');
+    assert.equal(refusedAddress('::ffff:0:a9fe:a9fe', local), '::ffff:0:a9fe:a9fe embeds 169.254.169.254, a linkLocal address');
     assert.equal(refusedAddress('64:ff9b:1::a9fe:a9fe', local), '64:ff9b:1::a9fe:a9fe is a localUseNat64 address');
     assert.match(refusedAddress('fd00:ec2::254', local)!, /metadata/);
     assert.equal(refusedAddress('127.0.0.1', local), undefined);
     assert.match(refusedAddress('127.0.0.1', hosted)!, /loopback/);
-    assert.equal(refusedAddress('::127.0.0.1', hosted), '::7f00:1 embeds 127.0.0.1, a loopback address, refused on this server');
-    assert.equal(refusedAddress('fec0::1', hosted), 'fec0::1 is a siteLocal address, refused on this server');
+    assert.equal(refusedAddress('::127.0.0.1', local), '::7f00:1 is an ipv4Compatible address');
+    assert.equal(refusedAddress('::ffff:127.0.0.1', hosted), '::ffff:7f00:1 embeds 127.0.0.1, a loopback address, refused on this server');
+    assert.equal(refusedAddress('fec0::1', local), 'fec0::1 is a siteLocal address');
   });
 });
 

@@ -9,7 +9,7 @@ import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 
 export interface TargetPolicy {
-  /** Loopback, private (RFC 1918, unique local, site-local) and shared (100.64.0.0/10) addresses: allowed locally, refused when hosted. */
+  /** Loopback, private (RFC 1918, unique local) and shared (100.64.0.0/10) addresses: allowed locally, refused when hosted. */
   allowPrivate: boolean;
 }
 
@@ -27,12 +27,12 @@ const METADATA_HOSTS = new Set([
   'metadata.platformequinix.com',
 ]);
 /** Ranges (ipaddr.js's names and this module's) that only a local sandbox may reach. */
-const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat', 'siteLocal']);
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
 
 /** IPv6 ranges that ipaddr.js calls unicast but that are not public, by their names here. */
 const UNLISTED_IPV6_RANGES = (
   [
-    // Site-local (RFC 3879 deprecated it): the private addresses of their day.
+    // Site-local (RFC 3879 deprecated it): no receiver is reached there on purpose any more, so it is refused outright.
     ['siteLocal', 'fec0::/10'],
     // Local-use NAT64 (RFC 8215): the network translates it to an IPv4 address at a place of its choosing (RFC 6052
     // §2.2 allows prefixes of 48 to 96 bits here), so the IPv4 address it reaches cannot be read from it.
@@ -43,11 +43,10 @@ const UNLISTED_IPV6_RANGES = (
   ] as const
 ).map(([name, cidr]) => [name, ipaddr.IPv6.parseCIDR(cidr)] as const);
 
-/**
- * Ranges whose addresses lead to the IPv4 address they embed: decided as that IPv4 address is. `ipv4Compatible`
- * is ::/96 without :: and ::1 (RFC 4291 §2.5.5.1; deprecated, yet still routed to the IPv4 address by some stacks).
- */
-const EMBEDDING_RANGES = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4', 'teredo', 'ipv4Compatible']);
+/** Ranges whose addresses lead to the IPv4 address they embed: decided as that IPv4 address is. */
+const EMBEDDING_RANGES = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4', 'teredo']);
+// IPv4-compatible addresses (::/96 without :: and ::1) are refused outright, whatever they embed: RFC 4291
+// §2.5.5.1 deprecated them, some stacks still route them to the IPv4 address, and no receiver needs them.
 
 function ipv6Range(address: ipaddr.IPv6): string {
   const range = address.range();
@@ -64,7 +63,6 @@ function embeddedIpv4(address: ipaddr.IPv6, range: string): ipaddr.IPv4[] {
     case 'ipv4Mapped': // ::ffff:0:0/96, RFC 4291 §2.5.5.2
     case 'rfc6145': // ::ffff:0:0:0/96, IPv4-translated, RFC 2765 §2.1
     case 'rfc6052': // 64:ff9b::/96, the well-known NAT64 prefix, RFC 6052 §2.1
-    case 'ipv4Compatible': // ::/96, RFC 4291 §2.5.5.1
       return [ipv4(parts[6]!, parts[7]!)];
     case '6to4': // 2002:V4ADDR::/48, RFC 3056 §2
       return [ipv4(parts[1]!, parts[2]!)];
