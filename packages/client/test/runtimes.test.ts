@@ -158,7 +158,10 @@ describe.skipIf(noServer)('the client in each runtime', () => {
         const lines = stdout.trim().split('\n');
         assert.deepEqual(JSON.parse(lines.pop()!), expected(true));
         // The clients given no logger log to the console, at the level AGGREGATION_LOG says.
-        assert.ok(lines.some((line) => /^GET \/accounts 200 in \d+ ms after 1 retry \(request id req_\w+\)/.test(line)), stdout);
+        assert.ok(
+          lines.some((line) => /^GET \/accounts 200 in \d+ ms after 1 retry \(request id req_\w+\)/.test(line)),
+          stdout,
+        );
         for (const token of Object.values(given.tokens)) assert.ok(!stdout.includes(token), 'a token on the console');
       });
     }
