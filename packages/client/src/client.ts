@@ -51,7 +51,7 @@ export type ClientOptions<V extends Version = CurrentVersion> = {
   maxRetries?: number;
   /** How retries wait and on what (backoff, `Retry-After` cap, statuses, `onRetry`); `false` turns retries off. */
   retry?: RetryOptions | false;
-  /** Where log lines go. Default `console`. */
+  /** Where log lines go, each with its details (method, path, status, ...) as a second argument. Default: the console. */
   logger?: Logger;
   /** `off`, `error`, `warn`, `info` or `debug`. Default: the `AGGREGATION_LOG` environment variable where the runtime has one, else `off`. */
   logLevel?: LogLevel;
@@ -84,6 +84,14 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
 
 const globalFetch: FetchLike = (request, init) => globalThis.fetch(request, init);
 
+/** The default logger: each line alone on the console, its details too at `debug` (a logger of yours gets them always). */
+const consoleLogger: Logger = {
+  error: (message) => console.error(message),
+  warn: (message) => console.warn(message),
+  info: (message) => console.info(message),
+  debug: (message, details) => console.debug(message, details),
+};
+
 /**
  * The client, sending through `platform` when no `fetch` is given (the Node entry's transport for Node's own fetch);
  * a given `fetch`, and the global one without a platform transport, are called with each attempt's signal.
@@ -100,7 +108,7 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
     ...(options.retry !== false && options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     timeoutMs: options.timeout ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
-  const logger = options.logger ?? console;
+  const logger = options.logger ?? consoleLogger;
   const logged = loggedSend(retrying, logger, resolveLogLevel(options.logLevel, logger));
   let lastEnrollmentStatus: EnrollmentStatus | undefined;
   // Read as the fetch returns each response (after any retries): a middleware would cost a middleware pass per call.
