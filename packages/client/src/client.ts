@@ -7,7 +7,7 @@ import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status
 import { ConfigurationError } from './errors.ts';
 import type { FetchLike } from './fetch-like.ts';
 import { ensureIdempotencyKey } from './idempotency.ts';
-import { type Logger, type LogLevel, loggedSend, resolveLogLevel } from './logging.ts';
+import { type LogDetails, type Logger, type LogLevel, loggedSend, resolveLogLevel } from './logging.ts';
 import { createRequest } from './request.ts';
 import { type AccountsResource, accountsResource, KnownAccountLinks } from './resources/accounts.ts';
 import { type EntrypointResource, entrypointResource } from './resources/entrypoint.ts';
@@ -84,13 +84,14 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
 
 const globalFetch: FetchLike = (request, init) => globalThis.fetch(request, init);
 
-/** The default logger: each line alone on the console, its details too at `debug` (a logger of yours gets them always). */
-const consoleLogger: Logger = {
-  error: (message) => console.error(message),
-  warn: (message) => console.warn(message),
-  info: (message) => console.info(message),
-  debug: (message, details) => console.debug(message, details),
-};
+/** The default logger: each line on the console, alone, or with its details (headers included) at `debug`. */
+function consoleLogger(withDetails: boolean): Logger {
+  const to =
+    (write: (...data: unknown[]) => void) =>
+    (message: string, details?: LogDetails): void =>
+      withDetails ? write(message, details) : write(message);
+  return { error: to(console.error), warn: to(console.warn), info: to(console.info), debug: to(console.debug) };
+}
 
 /**
  * The client, sending through `platform` when no `fetch` is given (the Node entry's transport for Node's own fetch);
@@ -108,8 +109,8 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
     ...(options.retry !== false && options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     timeoutMs: options.timeout ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
-  const logger = options.logger ?? consoleLogger;
-  const logged = loggedSend(retrying, logger, resolveLogLevel(options.logLevel, logger));
+  const logLevel = resolveLogLevel(options.logLevel, options.logger ?? consoleLogger(false));
+  const logged = loggedSend(retrying, options.logger ?? consoleLogger(logLevel === 'debug'), logLevel);
   let lastEnrollmentStatus: EnrollmentStatus | undefined;
   // Read as the fetch returns each response (after any retries): a middleware would cost a middleware pass per call.
   const noteEnrollmentStatus = (response: Response) => {

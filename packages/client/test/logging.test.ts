@@ -3,17 +3,20 @@
 // from the options or AGGREGATION_LOG, and never a credential, whatever the level.
 import assert from 'node:assert/strict';
 import { type App, createApp } from '@aggregation/server';
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, it, vi } from 'vitest';
+import { readEnvironment } from '../src/environment.ts';
 import {
   createClient,
   createSandboxClient,
   getResponseInfo,
+  InternalServerError,
   LOG_LEVEL_ENV,
   type LogDetails,
   type Logger,
   type LogLevel,
   NotFoundError,
 } from '../src/index.ts';
+import { apiError, fakeFetch, json } from './helpers/fake-fetch.ts';
 import { missingBundle } from './helpers/prism.ts';
 
 const baseUrl = 'http://localhost';
@@ -147,5 +150,84 @@ describe.skipIf(missingBundle('2020-10-12'))('the log', () => {
     for (const form of [token, secret, btoa(`${token}:`), btoa(token), encodeURIComponent(token)]) {
       assert.ok(!everything.includes(form), `a log line holds the token as ${form}`);
     }
+  });
+});
+
+describe('the log without a server', () => {
+  it('goes to the console by default: the line alone, with its details at debug', async () => {
+    const spies = (['error', 'warn', 'info', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => {}));
+    const answers = [apiError(503, 'service_unavailable'), json([]), apiError(500, 'internal_error')];
+    const { fetch } = fakeFetch(() => answers.shift()!);
+    const client = createClient({
+      token: 'test_token_console',
+      baseUrl: 'https://api.test',
+      fetch,
+      logLevel: 'debug',
+      retry: { sleep: async () => {} },
+    });
+    await client.accounts.list();
+    await assert.rejects(client.accounts.list({ maxRetries: 0 }), InternalServerError);
+    const [error, warn, info, debug] = spies.map((spy) => spy.mock.calls);
+    assert.equal(warn?.length, 1);
+    assert.match(String(warn?.[0]?.[0]), /^GET \/accounts 503 in \d+ ms; retrying in \d+ ms \(retry 1\)$/);
+    const details = warn?.[0]?.[1] as LogDetails;
+    assert.equal(details.status, 503);
+    assert.equal(details.requestHeaders?.authorization, '[redacted]');
+    assert.match(String(info?.[0]?.[0]), /^GET \/accounts 200 in \d+ ms after 1 retry$/);
+    assert.match(String(error?.[0]?.[0]), /^GET \/accounts 500 in \d+ ms$/, 'a 5xx at the end of a call is an error line');
+    assert.deepEqual(debug, [], 'nothing is said only at debug: its details ride on the lines above');
+
+    for (const spy of spies) spy.mockClear();
+    const quiet = createClient({ token: 'test_token_console', baseUrl: 'https://api.test', fetch: () => json([]), logLevel: 'info' });
+    await quiet.accounts.list();
+    assert.deepEqual(
+      spies[2]?.mock.calls.map((call) => call.length),
+      [1],
+      'below debug, the line alone',
+    );
+  });
+
+  it("the caller's own abort is an info line, not an error", async () => {
+    const lines: [string, string][] = [];
+    const keep = (level: string) => (message: string) => void lines.push([level, message]);
+    const client = createClient({
+      token: 'test_token_abort',
+      baseUrl: 'https://api.test',
+      logLevel: 'info',
+      logger: { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') },
+      fetch: (request) => new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason))),
+    });
+    const controller = new AbortController();
+    const pending = client.accounts.list({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop')), 10);
+    await assert.rejects(pending, /stop/);
+    assert.deepEqual(
+      lines.map(([level, message]) => [level, message.replace(/\d+ ms/, 'N ms')]),
+      [['info', 'GET /accounts failed (stop) in N ms']],
+    );
+  });
+});
+
+describe('the environment, where the runtime has one', () => {
+  const runtime = globalThis as { Deno?: unknown };
+  afterEach(() => {
+    delete runtime.Deno;
+  });
+
+  it('reads Deno.env only when access is already granted, so that it never prompts', () => {
+    let state = 'granted';
+    runtime.Deno = { permissions: { querySync: () => ({ state }) }, env: { get: (name: string) => (name === LOG_LEVEL_ENV ? 'debug' : undefined) } };
+    assert.equal(readEnvironment(LOG_LEVEL_ENV), 'debug');
+    state = 'prompt';
+    assert.equal(readEnvironment(LOG_LEVEL_ENV), undefined);
+    runtime.Deno = {
+      permissions: {
+        querySync: () => {
+          throw new Error('not capable');
+        },
+      },
+      env: { get: () => 'debug' },
+    };
+    assert.equal(readEnvironment(LOG_LEVEL_ENV), undefined);
   });
 });

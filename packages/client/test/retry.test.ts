@@ -6,6 +6,7 @@ import {
   ConnectionError,
   ConnectionTimeoutError,
   createClient,
+  createRetryingFetch,
   idempotencyKeyedPosts,
   RateLimitError,
   type RetryInfo,
@@ -326,5 +327,40 @@ describe('backoffDelay', () => {
       assert.equal(backoffDelay(retry, { random: () => 0 }), step / 2);
       assert.equal(backoffDelay(retry, { random: () => 0.999999 }) <= step, true);
     }
+  });
+});
+
+describe('sending without a timeout, and createRetryingFetch', () => {
+  it('timeout: 0 hands a custom fetch the caller’s signal alone, or nothing', async () => {
+    const inits: (RequestInit | undefined)[] = [];
+    const client = createClient({
+      token,
+      baseUrl,
+      timeout: 0,
+      fetch: (_request, init) => {
+        inits.push(init);
+        return json([]);
+      },
+    });
+    const controller = new AbortController();
+    await client.accounts.list({ signal: controller.signal });
+    await client.accounts.list();
+    assert.equal(inits[0]?.signal, controller.signal);
+    assert.equal(inits[1], undefined);
+  });
+
+  it("a wait between attempts ends with the caller's abort", async () => {
+    const client = createClient({ token, baseUrl, fetch: () => apiError(503, 'x', 'x', { 'Retry-After': '30' }) });
+    const controller = new AbortController();
+    const pending = client.accounts.list({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop waiting')), 20);
+    await assert.rejects(pending, /stop waiting/);
+  });
+
+  it('createRetryingFetch wraps any fetch with the same retries', async () => {
+    const fake = fakeFetch((_, i) => (i === 0 ? apiError(502, 'bad_gateway') : json([])));
+    const fetch = createRetryingFetch(fake.fetch, { sleep: async () => {}, timeoutMs: 1_000 });
+    assert.equal((await fetch(new Request(`${baseUrl}/accounts`))).status, 200);
+    assert.equal(fake.calls.length, 2);
   });
 });
