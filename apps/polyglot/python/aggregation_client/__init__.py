@@ -33,9 +33,15 @@ from .api_errors import (
     code_starts_with,
     status_class,
 )
-from .auth import CURRENT_VERSION, DEFAULT_BASE_URL, DEFAULT_TIMEOUT, basic_credentials, create_client
-from .retries import IDEMPOTENCY_KEY_HEADER, RetryTransport, call_options
+from .auth import (
+    CURRENT_VERSION,
+    DEFAULT_BASE_URL,
+    DEFAULT_TIMEOUT,
+    basic_credentials,
+    create_client,
+)
 from .client import AuthenticatedClient, Client
+from .retries import IDEMPOTENCY_KEY_HEADER, RetryTransport, call_options
 from .webhooks import (
     DEFAULT_TOLERANCE_SECONDS,
     SIGNATURE_HEADER,
@@ -45,7 +51,12 @@ from .webhooks import (
 )
 
 __all__ = (
-    "__version__",
+    "CURRENT_VERSION",
+    "DEFAULT_BASE_URL",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_TOLERANCE_SECONDS",
+    "IDEMPOTENCY_KEY_HEADER",
+    "SIGNATURE_HEADER",
     "AccountClosedError",
     "AggregationError",
     "ApiError",
@@ -56,31 +67,26 @@ __all__ = (
     "Client",
     "ConnectionError",
     "ConnectionTimeoutError",
-    "CURRENT_VERSION",
-    "DEFAULT_BASE_URL",
-    "DEFAULT_TIMEOUT",
-    "DEFAULT_TOLERANCE_SECONDS",
     "EnrollmentDisconnectedError",
     "ForbiddenError",
     "GatewayTimeoutError",
     "GoneError",
-    "IDEMPOTENCY_KEY_HEADER",
     "IdempotencyKeyReusedError",
     "InternalServerError",
     "NotFoundError",
     "PaymentsNotSupportedError",
     "PermissionDeniedError",
-    "RateLimitedError",
     "RateLimitError",
+    "RateLimitedError",
     "RetryTransport",
     "ServiceUnavailableError",
-    "SIGNATURE_HEADER",
     "UnauthorizedError",
     "UnprocessableEntityError",
     "ValidationError",
     "VerificationExpiredError",
     "VerificationPendingError",
     "WebhookVerificationError",
+    "__version__",
     "basic_credentials",
     "call_options",
     "check",

@@ -192,7 +192,7 @@ ForbiddenError = PermissionDeniedError
 RateLimitedError = RateLimitError
 
 
-class ConnectionError(AggregationError, builtins.ConnectionError):  # noqa: A001 - the name every client of the API uses
+class ConnectionError(AggregationError, builtins.ConnectionError):
     """No response after the retries: refused, reset, a name that does not resolve, a TLS failure, ..."""
 
 

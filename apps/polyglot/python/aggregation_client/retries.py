@@ -38,7 +38,7 @@ class _CallOptions:
     timeout: float | None = None
 
 
-_call_options: contextvars.ContextVar[_CallOptions] = contextvars.ContextVar("aggregation_call_options", default=_CallOptions())
+_call_options: contextvars.ContextVar[_CallOptions | None] = contextvars.ContextVar("aggregation_call_options", default=None)
 
 
 @contextlib.contextmanager
@@ -90,15 +90,25 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         """Gives a keyed POST its key and the call's timeout; returns the retries the call may make."""
         if takes_idempotency_key(request) and IDEMPOTENCY_KEY_HEADER not in request.headers:
             request.headers[IDEMPOTENCY_KEY_HEADER] = str(uuid.uuid4())
-        options = _call_options.get()
+        options = _call_options.get() or _CallOptions()
         if options.timeout is not None:
             request.extensions["timeout"] = httpx.Timeout(options.timeout).as_dict()
         max_retries = self.max_retries if options.max_retries is None else options.max_retries
         return max_retries if is_retryable(request) else 0
 
-    def _delay(self, retry: int, response: httpx.Response | None) -> float | None:
-        """How long to wait before retry number ``retry``; ``None``: return the response as it is."""
-        after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
+    def _next(self, request: httpx.Request, retry: int, max_retries: int, response: httpx.Response | None, error: Exception | None) -> float | None:
+        """After attempt number ``retry``: the wait before the next one, or ``None`` when this attempt's outcome is
+        the call's (its response is returned, its error raised as a ``ConnectionError``)."""
+        if retry > max_retries:
+            if error is not None:
+                raise _connection_error(request, error) from error
+            return None
+        if error is not None:
+            return backoff(retry)
+        assert response is not None
+        if response.status_code not in RETRY_STATUSES:
+            return None
+        after = parse_retry_after(response.headers.get("Retry-After"))
         if after is None:
             return backoff(retry)
         return after if after <= self.max_retry_after else None
@@ -108,20 +118,17 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             self._sync = httpx.HTTPTransport(verify=self._verify)
         max_retries = self._prepare(request)
         for retry in range(1, max_retries + 2):
+            response, error = None, None
             try:
                 response = self._sync.handle_request(request)
-            except httpx.TransportError as error:
-                if retry > max_retries:
-                    raise _connection_error(request, error) from error
-                self._sleep(backoff(retry))
-                continue
-            if retry > max_retries or response.status_code not in RETRY_STATUSES:
-                return response
-            delay = self._delay(retry, response)
-            if delay is None:
-                return response
-            response.close()
-            self._sleep(delay)
+            except httpx.TransportError as failed:
+                error = failed
+            wait = self._next(request, retry, max_retries, response, error)
+            if wait is None:
+                return response  # type: ignore[return-value]
+            if response is not None:
+                response.close()
+            self._sleep(wait)
         raise AssertionError("unreachable")
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -129,20 +136,17 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             self._async = httpx.AsyncHTTPTransport(verify=self._verify)
         max_retries = self._prepare(request)
         for retry in range(1, max_retries + 2):
+            response, error = None, None
             try:
                 response = await self._async.handle_async_request(request)
-            except httpx.TransportError as error:
-                if retry > max_retries:
-                    raise _connection_error(request, error) from error
-                await asyncio.sleep(backoff(retry))
-                continue
-            if retry > max_retries or response.status_code not in RETRY_STATUSES:
-                return response
-            delay = self._delay(retry, response)
-            if delay is None:
-                return response
-            await response.aclose()
-            await asyncio.sleep(delay)
+            except httpx.TransportError as failed:
+                error = failed
+            wait = self._next(request, retry, max_retries, response, error)
+            if wait is None:
+                return response  # type: ignore[return-value]
+            if response is not None:
+                await response.aclose()
+            await asyncio.sleep(wait)
         raise AssertionError("unreachable")
 
     def close(self) -> None:
@@ -154,7 +158,7 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             await self._async.aclose()
 
 
-def _connection_error(request: httpx.Request, error: httpx.TransportError) -> ConnectionError:
+def _connection_error(request: httpx.Request, error: Exception) -> ConnectionError:
     if isinstance(error, httpx.TimeoutException):
         return ConnectionTimeoutError(f"No response in time ({type(error).__name__}): {request.method} {request.url}")
     return ConnectionError(f"Request failed ({type(error).__name__}: {error}): {request.method} {request.url}")

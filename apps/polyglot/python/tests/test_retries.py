@@ -1,12 +1,12 @@
 """The status classes and the retry layer, on a transport that answers as told (no server): which requests are
 retried, after how long, with which Idempotency-Key, and what is raised when no response comes."""
 
+import asyncio
 import builtins
 import json
 import unittest
 
 import httpx
-
 from aggregation_client import (
     AccountClosedError,
     ApiError,
@@ -166,6 +166,21 @@ class Retries(unittest.TestCase):
         answering = Answering(httpx.ReadTimeout("slow"))
         with self.assertRaises(ConnectionTimeoutError), call_options(max_retries=0):
             client_over(answering, []).get("/accounts")
+
+    def test_asyncio_calls_are_retried_the_same_way(self) -> None:
+        answering = Answering(httpx.Response(503, headers={"Retry-After": "0"}), 202)
+        transport = RetryTransport(async_=httpx.MockTransport(answering))
+        client = create_client("test_token_abc", base_url="http://api.test", httpx_args={"transport": transport})
+
+        async def pay() -> httpx.Response:
+            async with client.get_async_httpx_client() as http:
+                return await http.post("/accounts/acc_1/payments", json={"amount": "1.00"})
+
+        self.assertEqual(asyncio.run(pay()).status_code, 202)
+        keys = {request.headers.get("Idempotency-Key") for request in answering.requests}
+        self.assertEqual(len(answering.requests), 2)
+        self.assertEqual(len(keys), 1)
+        self.assertIsNotNone(keys.pop())
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ import socket
 import unittest
 
 import httpx
-
 from aggregation_client import (
     ConnectionError,
     ConnectionTimeoutError,
@@ -45,9 +44,8 @@ class AgainstTheSandbox(unittest.TestCase):
 
     def test_the_first_transactions_504_raises_gateway_timeout_error_or_is_retried(self) -> None:
         once = enroll("timeout.first_transactions")
-        with create_client(once["access_token"], base_url=BASE_URL, max_retries=0) as client:
-            with self.assertRaises(GatewayTimeoutError):
-                check(list_transactions.sync_detailed(checking(once), client=client, count=1))
+        with create_client(once["access_token"], base_url=BASE_URL, max_retries=0) as client, self.assertRaises(GatewayTimeoutError):
+            check(list_transactions.sync_detailed(checking(once), client=client, count=1))
         retried = enroll("timeout.first_transactions")
         with create_client(retried["access_token"], base_url=BASE_URL) as client:
             self.assertEqual(len(check(list_transactions.sync_detailed(checking(retried), client=client, count=1))), 1)
@@ -64,9 +62,8 @@ class AgainstTheSandbox(unittest.TestCase):
         self.assertEqual([p["id"] for p in payments if p["memo"] == "Python retry"], [made.json()["id"]])
 
     def test_a_404_is_not_found_error_with_its_request_id(self) -> None:
-        with create_client(enroll("username")["access_token"], base_url=BASE_URL) as client:
-            with self.assertRaises(NotFoundError) as raised:
-                check(get_account.sync_detailed("acc_missing", client=client))
+        with create_client(enroll("username")["access_token"], base_url=BASE_URL) as client, self.assertRaises(NotFoundError) as raised:
+            check(get_account.sync_detailed("acc_missing", client=client))
         self.assertRegex(raised.exception.request_id or "", r"^req_")
 
     def test_no_answer_in_time_and_a_refused_connection(self) -> None:
@@ -74,12 +71,10 @@ class AgainstTheSandbox(unittest.TestCase):
             silent.bind(("127.0.0.1", 0))
             silent.listen()
             address = f"http://127.0.0.1:{silent.getsockname()[1]}"
-            with create_client("test_token_x", base_url=address, timeout=0.3, max_retries=0) as client:
-                with self.assertRaises(ConnectionTimeoutError):
-                    list_accounts.sync_detailed(client=client)
-        with create_client("test_token_x", base_url=address, max_retries=0) as client:
-            with self.assertRaises(ConnectionError):
+            with create_client("test_token_x", base_url=address, timeout=0.3, max_retries=0) as client, self.assertRaises(ConnectionTimeoutError):
                 list_accounts.sync_detailed(client=client)
+        with create_client("test_token_x", base_url=address, max_retries=0) as client, self.assertRaises(ConnectionError):
+            list_accounts.sync_detailed(client=client)
 
 
 if __name__ == "__main__":
