@@ -109,8 +109,9 @@ export class ApiError extends AggregationError {
   }
 }
 
-/** An answer of one status: `error instanceof NotFoundError`. Every one is an {@link ApiError}. */
 type ApiErrorInit = ConstructorParameters<typeof ApiError>[0];
+
+// One class per status, so that a caller writes `error instanceof NotFoundError`; every one is an ApiError.
 
 /** 400 `bad_request`: the request is malformed (an unknown version, a live token without its certificate). */
 export class BadRequestError extends ApiError {}
