@@ -2,10 +2,11 @@
 // that the coverage counts all of them and the error bodies of every suite are checked against the declared codes.
 // Answers pass through unchanged and streamed (the request log streams until the reader leaves).
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 export type Exchange = {
   method: string;
@@ -29,6 +30,18 @@ const errorBodyLimit = 64 * 1024;
 const headersOf = (headers: IncomingMessage['headers']): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])));
 
+/** An answer's body as text, whatever its content encoding. */
+function decoded(body: Buffer, encoding: string | undefined): string {
+  try {
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body).toString('utf8');
+    if (encoding === 'br') return brotliDecompressSync(body).toString('utf8');
+    if (encoding === 'deflate') return inflateSync(body).toString('utf8');
+  } catch {
+    return `(a ${encoding} body that does not decode)`;
+  }
+  return body.toString('utf8');
+}
+
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -37,49 +50,56 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 
 export async function startRecorder(upstream: string): Promise<Recorder> {
   const exchanges: Exchange[] = [];
-  const base = upstream.replace(/\/+$/, '');
+  const base = new URL(upstream.replace(/\/+$/, ''));
+  const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
+  const agent = new (base.protocol === 'https:' ? HttpsAgent : HttpAgent)({ keepAlive: true });
 
   async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
     const headers = Object.fromEntries(Object.entries(headersOf(request.headers)).filter(([name]) => !hopByHop.has(name)));
     const method = request.method ?? 'GET';
-    const url = `${base}${request.url ?? '/'}`;
-    let answer: Response;
-    try {
-      answer = await fetch(url, { method, headers, redirect: 'manual', ...(body.length && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}) });
-    } catch (error) {
-      const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
-      response.writeHead(502, { 'content-type': 'text/plain' }).end(`the contract tests' recorder could not reach ${base}: ${cause}`);
-      return;
-    }
-    // fetch has decoded the body: the encoding and length headers no longer describe what is sent on.
-    const responseHeaders = Object.fromEntries(
-      [...answer.headers].filter(([name]) => !hopByHop.has(name) && name !== 'content-encoding'),
-    );
+    // The path goes on as it came: a URL object would normalize `/accounts/..` into another request.
+    const path = `${base.pathname.replace(/\/$/, '')}${request.url ?? '/'}`;
     const exchange: Exchange = {
       method,
       path: (request.url ?? '/').split('?')[0]!,
-      url,
+      url: `${base.origin}${path}`,
       requestHeaders: headers,
       requestBody: body.toString('utf8'),
-      status: answer.status,
-      responseHeaders,
+      status: 0,
+      responseHeaders: {},
     };
-    exchanges.push(exchange);
-    response.writeHead(answer.status, responseHeaders);
-    if (!answer.body) {
-      response.end();
-      return;
-    }
-    if (answer.status >= 400) {
-      const text = await answer.text();
-      exchange.errorBody = text.slice(0, errorBodyLimit);
-      response.end(text);
-      return;
-    }
-    await pipeline(Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream), response).catch(() => {
-      // The client left before the end (a stream it stopped reading): nothing to record.
+    // node:http rather than fetch: any method (TRACE too) and the body as the server sent it, encoding and all.
+    const upstreamRequest = send({
+      protocol: base.protocol,
+      hostname: base.hostname,
+      port: base.port,
+      path,
+      method,
+      headers: { ...headers, 'content-length': String(body.length) },
+      agent,
     });
+    upstreamRequest.on('error', (error) => {
+      if (response.headersSent) return void response.destroy();
+      response.writeHead(502, { 'content-type': 'text/plain' }).end(`the contract tests' recorder could not reach ${base.origin}: ${error.message}`);
+    });
+    upstreamRequest.on('response', (answer) => {
+      exchange.status = answer.statusCode ?? 0;
+      exchange.responseHeaders = headersOf(answer.headers);
+      exchanges.push(exchange);
+      const passed = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !hopByHop.has(name) || name === 'content-length'));
+      response.writeHead(exchange.status, passed as Record<string, string | string[]>);
+      if (exchange.status >= 400) {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          exchange.errorBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, errorBodyLimit);
+        });
+      }
+      // The client may leave before the end (a stream it stopped reading): the upstream answer is dropped with it.
+      pipeline(answer, response).catch(() => answer.destroy());
+    });
+    upstreamRequest.end(body);
   }
 
   const server = createServer((request, response) => {
@@ -99,6 +119,7 @@ export async function startRecorder(upstream: string): Promise<Recorder> {
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
+        agent.destroy();
       }),
   };
 }

@@ -8,7 +8,7 @@ import { errorCodes } from '@aggregation/types/error-codes';
 import type { Version } from '@aggregation/openapi/versions';
 import type { Collector } from '../report/collect.ts';
 import type { Http } from './http.ts';
-import { cents, money } from './money.ts';
+import { cents, money, requestedCents } from './money.ts';
 import { escape, rule } from './rules.ts';
 
 const operation = 'POST /accounts/{account_id}/payments';
@@ -52,7 +52,7 @@ export async function checkIdempotency(http: Http, collector: Collector, version
       : http.failure(again, `the same body with Idempotency-Key ${idempotencyKey} answered ${again.status} with payment ${againId}, the first ${first.status} with ${firstId}; ${made} payments were made`, sameRule),
   );
 
-  const other = { ...body, amount: money((cents(body.amount) ?? 100) + 100) };
+  const other = { ...body, amount: money((requestedCents(body.amount) ?? 100) + 100) };
   const reused = await send(other);
   const code = (reused.json as { error?: { code?: string } } | undefined)?.error?.code;
   const declared = declaredErrorCode(errorCodesOf(loadBundle(version)), errorCodes.idempotencyKeyReused);
@@ -66,7 +66,7 @@ export async function checkIdempotency(http: Http, collector: Collector, version
   // The payment's effect on the balances, as createPayment's description states it.
   const debited = rule(version, described, 'Funds are debited at once from the payer account (ledger and available balances drop and a posted transaction appears)');
   const after = await http.get(`${base}/balances`, version);
-  const amount = cents(body.amount)!;
+  const amount = requestedCents(body.amount)!;
   const [was, now] = [before.json as Balances, after.json as Balances];
   const dropped = cents(was?.ledger) !== undefined && cents(now?.ledger) === cents(was.ledger)! - amount && cents(now.available) === cents(was.available)! - amount;
   collector.record(
@@ -79,6 +79,6 @@ export async function checkIdempotency(http: Http, collector: Collector, version
     { document: version, operation: 'GET /accounts/{account_id}/transactions', check: 'balances: a payment appears as a posted transaction at once' },
     posted && posted.running_balance === now?.ledger
       ? undefined
-      : http.failure(listed, posted ? `the payment's transaction ${posted.id} has running_balance ${posted.running_balance}, the ledger is ${now?.ledger}` : `no posted transaction of -${body.amount} among the newest 20`, debited),
+      : http.failure(listed, posted ? `the payment's transaction ${posted.id} has running_balance ${posted.running_balance}, the ledger is ${now?.ledger}` : `no posted transaction of -${money(amount)} among the newest 20`, debited),
   );
 }
