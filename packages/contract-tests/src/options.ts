@@ -26,6 +26,8 @@ function seedsOf(value: string): number[] {
 }
 
 function urlOf(value: string): string {
+  // An empty AGGREGATION_BASE_URL (a CI template's unset variable) is no URL at all.
+  if (value === '') return value;
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
@@ -55,7 +57,7 @@ export function programOf(): Command {
       ),
     )
     .addOption(new Option('--only <suites>', `suites to run, comma-separated: ${SUITES.join(', ')}`).default([...SUITES], SUITES.join(',')).argParser(suitesOf))
-    .addOption(new Option('--quick', 'a short run for pull requests: derived Schemathesis phases only, the current version\'s journey, no removals'))
+    .addOption(new Option('--quick', 'a short run for pull requests: Schemathesis\' examples and coverage phases, no removals, no Prism proxy journeys'))
     .addOption(new Option('--seed <seeds>', 'Schemathesis seeds, comma-separated; "random" draws one (printed)').default(seedsOf(defaultSeeds), defaultSeeds).argParser(seedsOf))
     .addOption(new Option('--max-examples <n>', 'Schemathesis cases per operation, phase and seed (default 10; 5 with --quick)').argParser(integer('--max-examples', 1, 10_000)))
     .addOption(new Option('--workers <n>', 'Schemathesis workers per run').default(2).argParser(integer('--workers', 1, 64)))

@@ -70,36 +70,42 @@ export async function startRecorder(upstream: string): Promise<Recorder> {
       responseHeaders: {},
     };
     // node:http rather than fetch: any method (TRACE too) and the body as the server sent it, encoding and all.
-    const upstreamRequest = send({
-      protocol: base.protocol,
-      hostname: base.hostname,
-      port: base.port,
-      path,
-      method,
-      headers: { ...headers, 'content-length': String(body.length) },
-      agent,
-    });
-    upstreamRequest.on('error', (error) => {
-      if (response.headersSent) return void response.destroy();
-      response.writeHead(502, { 'content-type': 'text/plain' }).end(`the contract tests' recorder could not reach ${base.origin}: ${error.message}`);
-    });
-    upstreamRequest.on('response', (answer) => {
-      exchange.status = answer.statusCode ?? 0;
-      exchange.responseHeaders = headersOf(answer.headers);
-      exchanges.push(exchange);
-      const passed = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !hopByHop.has(name) || name === 'content-length'));
-      response.writeHead(exchange.status, passed as Record<string, string | string[]>);
-      if (exchange.status >= 400) {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          exchange.errorBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, errorBodyLimit);
-        });
-      }
-      // The client may leave before the end (a stream it stopped reading): the upstream answer is dropped with it.
-      pipeline(answer, response).catch(() => answer.destroy());
-    });
-    upstreamRequest.end(body);
+    const attempt = (retry: boolean) => {
+      const upstreamRequest = send({
+        protocol: base.protocol,
+        hostname: base.hostname,
+        port: base.port,
+        path,
+        method,
+        headers: { ...headers, 'content-length': String(body.length) },
+        agent,
+      });
+      upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed as this request left on it: the request never arrived, send it
+        // again on a new one (Node's advice for `reusedSocket`).
+        if (retry && upstreamRequest.reusedSocket && error.code === 'ECONNRESET') return attempt(false);
+        if (response.headersSent) return void response.destroy();
+        response.writeHead(502, { 'content-type': 'text/plain' }).end(`the contract tests' recorder could not reach ${base.origin}: ${error.message}`);
+      });
+      upstreamRequest.on('response', (answer) => {
+        exchange.status = answer.statusCode ?? 0;
+        exchange.responseHeaders = headersOf(answer.headers);
+        exchanges.push(exchange);
+        const passed = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !hopByHop.has(name) || name === 'content-length'));
+        response.writeHead(exchange.status, passed as Record<string, string | string[]>);
+        if (exchange.status >= 400) {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            exchange.errorBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, errorBodyLimit);
+          });
+        }
+        // The client may leave before the end (a stream it stopped reading): the upstream answer is dropped with it.
+        pipeline(answer, response).catch(() => answer.destroy());
+      });
+      upstreamRequest.end(body);
+    };
+    attempt(true);
   }
 
   const server = createServer((request, response) => {

@@ -31,7 +31,8 @@ export async function startBrokenServer(upstream: string, broken: Break): Promis
     const path = `${rawPath}${sent.url.search === query ? (rawQuery === undefined ? '' : `?${rawQuery}`) : sent.url.search}`;
     const headers = Object.fromEntries(Object.entries(sent.headers).filter(([name]) => !dropped.has(name)));
     const upstream = httpRequest(
-      { host: base.hostname, port: base.port, method: sent.method, path, headers: { ...headers, 'content-length': String(sent.body.length) } },
+      // A connection per request: no kept-alive socket the server may close under a request.
+      { host: base.hostname, port: base.port, method: sent.method, path, headers: { ...headers, 'content-length': String(sent.body.length) }, agent: false },
       async (answer) => {
         const body: Buffer[] = [];
         for await (const chunk of answer) body.push(chunk as Buffer);
