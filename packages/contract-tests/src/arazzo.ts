@@ -146,7 +146,7 @@ export async function runWorkflows(
     const copy = await withInstalledBundles(file, dir);
     const report = join(dir, `${file.name}-${label}.json`);
     const args = [copy, '--workflow', ...topLevel(file), '--server', JSON.stringify(servers), '--json-output', report, '--input', JSON.stringify(inputs(file))];
-    const { code, output } = await respect(args, dir, 300_000);
+    const { code, output } = await respect(args, dir, 3_600_000);
     await writeFile(join(dir, `${file.name}-${label}.txt`), output);
     outcome.rawOutputs.push(`arazzo/${file.name}-${label}.json`, `arazzo/${file.name}-${label}.txt`);
     let parsed: RespectReport;

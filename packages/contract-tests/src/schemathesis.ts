@@ -108,7 +108,8 @@ function argsFor(run: Run, ctx: SuiteContext, dir: string): string[] {
   // Each document describes one version; the header keeps the answers in it (the server's default could differ).
   if (run.version) args.push('--header', `Service-Version: ${run.version}`);
   args.push('--checks', 'all', '--max-examples', String(options.maxExamples), '--seed', String(run.seed), '--phases', run.phases);
-  args.push('--workers', String(options.workers), '--request-timeout', '10', '--generation-database', 'none', '--no-color');
+  // A generous request timeout: a server on a busy machine (or far away) is slow, not broken.
+  args.push('--workers', String(options.workers), '--request-timeout', '30', '--generation-database', 'none', '--no-color');
   // The run's own sandbox tokens are shown, so that every curl line works as printed; a token given with --token is not.
   args.push('--output-sanitize', String(ctx.sandbox.mode === 'token'));
   args.push('--report', 'ndjson,json,junit', '--report-dir', dir);
@@ -228,7 +229,8 @@ export async function runSchemathesisSuite(ctx: SuiteContext): Promise<SuiteOutc
       SCHEMATHESIS_HOOKS: join(packageDir, 'schemathesis_hooks.py'),
     };
     const started = Date.now();
-    const { code, output } = await execute(python, argsFor(run, ctx, dir), env, dir, 600_000);
+    // Only a run that hangs is stopped: an hour is far beyond any run's length.
+    const { code, output } = await execute(python, argsFor(run, ctx, dir), env, dir, 3_600_000);
     const base = fileName(run);
     await writeFile(join(dir, `${base}.txt`), output);
     outcome.rawOutputs.push(...['txt', 'ndjson', 'json', 'junit.xml'].map((ext) => `schemathesis/${base}.${ext}`));
