@@ -12,9 +12,9 @@ import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { findToolchain, missingTool } from '@aggregation/polyglot';
 import { startServer } from '@aggregation/server';
 import { skipWhenMissing } from '@aggregation/test-support';
-import { findToolchain, missingTool } from '@aggregation/polyglot';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { parse } from 'yaml';
@@ -26,7 +26,16 @@ const run = promisify(execFile);
 const packageDir = join(repoRoot, 'packages', 'contract-tests');
 const skipPython = skipWhenMissing('the contract tests from an empty project (Schemathesis)', missingTool('python', findToolchain()));
 
-type Step = { id?: string; name?: string; if?: string; uses?: string; with?: Record<string, string>; shell?: string; env?: Record<string, string>; run?: string };
+type Step = {
+  id?: string;
+  name?: string;
+  if?: string;
+  uses?: string;
+  with?: Record<string, string>;
+  shell?: string;
+  env?: Record<string, string>;
+  run?: string;
+};
 type Action = { inputs: Record<string, { default?: string; required?: boolean }>; runs: { using: string; steps: Step[] } };
 
 describe.skipIf(skipPython)('the contract tests, installed in an empty project', () => {
@@ -55,7 +64,10 @@ describe.skipIf(skipPython)('the contract tests, installed in an empty project',
     const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
     const [, listed = ''] = /aggregation-\{([^}]+)\}-[\d.]+\.tgz/.exec(readme) ?? [];
     assert.deepEqual(
-      listed.split(',').map((name) => `@aggregation/${name}`).sort(),
+      listed
+        .split(',')
+        .map((name) => `@aggregation/${name}`)
+        .sort(),
       tarballs.map((t) => t.name).sort(),
     );
     assert.ok(!tarballs.some((t) => t.name === '@aggregation/server'), 'the server is an optional peer, not a dependency');
@@ -111,13 +123,27 @@ describe.skipIf(skipPython)('the contract tests, installed in an empty project',
         ...Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expression(String(value))])),
       });
       // As GitHub runs a bash step: bash --noprofile --norc -eo pipefail {script}.
-      const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expression(step.run!)], { cwd: project, env: stepEnv, stdio: ['ignore', 'inherit', 'inherit'] });
+      const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expression(step.run!)], {
+        cwd: project,
+        env: stepEnv,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
       const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
       ran.push({ step: name, code });
-      if (step.id) outputs[step.id] = Object.fromEntries((await readFile(outputFile, 'utf8')).split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+      if (step.id)
+        outputs[step.id] = Object.fromEntries(
+          (await readFile(outputFile, 'utf8'))
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+        );
       if (code !== 0) failed = true;
     }
-    assert.deepEqual(ran.map((r) => r.code), ran.map(() => 0), JSON.stringify(ran));
+    assert.deepEqual(
+      ran.map((r) => r.code),
+      ran.map(() => 0),
+      JSON.stringify(ran),
+    );
     assert.equal(outputs.run?.['exit-code'], '0');
 
     const reportDir = join(project, 'r');
@@ -134,14 +160,28 @@ describe.skipIf(skipPython)('the contract tests, installed in an empty project',
       }
     }
     const testcases = junit.testsuites.testsuite.flatMap((s) => s.testcase.map((t) => t.name));
-    for (const check of ['paging: newest first', 'links: self returns the resource that carried it', 'idempotency: same key and body give the same payment', "versions: matches the version's schema", 'errors: the code is one the description declares', 'balances: running_balance chains through the posted transactions']) {
-      assert.ok(testcases.some((name) => name.endsWith(check)), check);
+    for (const check of [
+      'paging: newest first',
+      'links: self returns the resource that carried it',
+      'idempotency: same key and body give the same payment',
+      "versions: matches the version's schema",
+      'errors: the code is one the description declares',
+      'balances: running_balance chains through the posted transactions',
+    ]) {
+      assert.ok(
+        testcases.some((name) => name.endsWith(check)),
+        check,
+      );
     }
     const summary = await readFile(join(reportDir, 'summary.md'), 'utf8');
     assert.match(summary, /^# Contract tests passed/);
-    for (const section of ['Coverage', 'behaviour', 'proxy', 'schemathesis', 'arazzo']) assert.match(summary, new RegExp(`## ${section}\\n\\n\\| document \\|`));
+    for (const section of ['Coverage', 'behaviour', 'proxy', 'schemathesis', 'arazzo'])
+      assert.match(summary, new RegExp(`## ${section}\\n\\n\\| document \\|`));
     assert.equal(await readFile(summaryFile, 'utf8'), summary, 'summary.md is what the job summary shows');
-    const report = JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')) as { exitCode: number; coverage: { document: string; responses: { observed: number } }[] };
+    const report = JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')) as {
+      exitCode: number;
+      coverage: { document: string; responses: { observed: number } }[];
+    };
     assert.equal(report.exitCode, 0);
     assert.ok(report.coverage.every((c) => c.responses.observed > 0));
     assert.ok(existsSync(join(artifacts, inputs['artifact-name']!, 'junit.xml')), 'the report directory was uploaded');

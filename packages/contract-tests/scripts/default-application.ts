@@ -36,8 +36,16 @@ export async function watchDefaultApplication(baseUrl: string): Promise<WatchedA
     { method: 'POST', headers: json, body: JSON.stringify({ username: 'username', password: 'password' }) },
     201,
   );
-  await call(`${baseUrl}/sandbox/webhook`, { method: 'PUT', headers: { ...json, ...authorization(token) }, body: JSON.stringify({ url: receiverUrl }) }, 200);
-  await call(`${baseUrl}/sandbox/events`, { method: 'POST', headers: { ...json, ...authorization(token) }, body: JSON.stringify({ type: 'webhook.test' }) }, 202);
+  await call(
+    `${baseUrl}/sandbox/webhook`,
+    { method: 'PUT', headers: { ...json, ...authorization(token) }, body: JSON.stringify({ url: receiverUrl }) },
+    200,
+  );
+  await call(
+    `${baseUrl}/sandbox/events`,
+    { method: 'POST', headers: { ...json, ...authorization(token) }, body: JSON.stringify({ type: 'webhook.test' }) },
+    202,
+  );
 
   const snapshot = async (): Promise<Snapshot> => {
     const settings = await call<Settings>(`${baseUrl}/sandbox/webhook`, { headers: authorization(token) }, 200);

@@ -29,8 +29,12 @@ const chosen = options.only ? mutants.filter((m) => options.only!.split(',').inc
 /** The failed testcases of a junit.xml, as `<testsuite>: <testcase>`. */
 async function failedTestcases(file: string): Promise<string[]> {
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testsuite' || name === 'testcase' });
-  const xml = parser.parse(await readFile(file, 'utf8')) as { testsuites: { testsuite?: { name: string; testcase?: { name: string; failure?: unknown }[] }[] } };
-  return (xml.testsuites.testsuite ?? []).flatMap((suite) => (suite.testcase ?? []).filter((t) => t.failure !== undefined).map((t) => `${suite.name}: ${t.name}`));
+  const xml = parser.parse(await readFile(file, 'utf8')) as {
+    testsuites: { testsuite?: { name: string; testcase?: { name: string; failure?: unknown }[] }[] };
+  };
+  return (xml.testsuites.testsuite ?? []).flatMap((suite) =>
+    (suite.testcase ?? []).filter((t) => t.failure !== undefined).map((t) => `${suite.name}: ${t.name}`),
+  );
 }
 
 type Outcome = { mutant: Mutant; exitCode: number; caughtBy: string[]; failed: string[]; seconds: number; output: string };
@@ -56,9 +60,18 @@ try {
       const reportDir = join(reports, mutant.name);
       const { code, output } = await runCommand(['--base-url', broken.url, '--quick', '--report-dir', reportDir]);
       const failed = await failedTestcases(join(reportDir, 'junit.xml')).catch(() => []);
-      const outcome = { mutant, exitCode: code, failed, caughtBy: failed.filter((name) => mutant.caughtBy.test(name)), seconds: (Date.now() - begun) / 1000, output };
+      const outcome = {
+        mutant,
+        exitCode: code,
+        failed,
+        caughtBy: failed.filter((name) => mutant.caughtBy.test(name)),
+        seconds: (Date.now() - begun) / 1000,
+        output,
+      };
       const verdict = mutant === unbroken ? (code === 0 ? 'passes' : 'FAILS') : code === 1 && outcome.caughtBy.length ? 'caught' : 'NOT CAUGHT';
-      console.log(`${mutant.name.padEnd(24)} exit ${code}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}${outcome.caughtBy.length > 1 ? ` (+${outcome.caughtBy.length - 1} more)` : ''}`);
+      console.log(
+        `${mutant.name.padEnd(24)} exit ${code}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}${outcome.caughtBy.length > 1 ? ` (+${outcome.caughtBy.length - 1} more)` : ''}`,
+      );
       return outcome;
     } finally {
       await broken.close();
@@ -71,8 +84,16 @@ try {
 const base = outcomes.find((o) => o.mutant === unbroken)!;
 const caught = outcomes.filter((o) => o.mutant !== unbroken && o.exitCode === 1 && o.caughtBy.length > 0);
 for (const o of outcomes.filter((o) => (o.mutant === unbroken ? o.exitCode !== 0 : !caught.includes(o)))) {
-  console.log(`\n${o.mutant.name} (${o.mutant.what}): exit ${o.exitCode}; expected a failed testcase matching ${o.mutant.caughtBy}; failed: ${o.failed.slice(0, 10).join('; ') || 'none'}`);
-  console.log(o.output.split('\n').filter((line) => /^\[FAIL\]|^  failed:|^    |^could not run/.test(line)).slice(0, 60).join('\n'));
+  console.log(
+    `\n${o.mutant.name} (${o.mutant.what}): exit ${o.exitCode}; expected a failed testcase matching ${o.mutant.caughtBy}; failed: ${o.failed.slice(0, 10).join('; ') || 'none'}`,
+  );
+  console.log(
+    o.output
+      .split('\n')
+      .filter((line) => /^\[FAIL\]|^ {2}failed:|^ {4}|^could not run/.test(line))
+      .slice(0, 60)
+      .join('\n'),
+  );
 }
 console.log(
   `\nmutation score: ${caught.length} of ${chosen.length} broken servers caught (${((100 * caught.length) / chosen.length).toFixed(0)} %); ` +

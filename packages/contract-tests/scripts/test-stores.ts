@@ -49,7 +49,8 @@ async function main(): Promise<number> {
   // A laptop without Python runs the rest and says so; CI=true fails instead (skipWhenMissing).
   if (options.suites.includes('schemathesis')) {
     const found = await findPython(options.python);
-    if ('missing' in found && skipWhenMissing('the Schemathesis suite', found.missing)) options.suites = options.suites.filter((s) => s !== 'schemathesis');
+    if ('missing' in found && skipWhenMissing('the Schemathesis suite', found.missing))
+      options.suites = options.suites.filter((s) => s !== 'schemathesis');
   }
   if (options.baseUrl) return (await runContractTests(options, log)).exitCode;
 
@@ -78,7 +79,11 @@ async function main(): Promise<number> {
           const problems = await watcher.compare();
           await watcher.close();
           for (const problem of problems) server.serverErrors.push(`the default application changed: ${problem}`);
-          log(problems.length ? `the default application changed:\n  ${problems.join('\n  ')}` : "the default application's webhook URL, secrets and deliveries are as they were");
+          log(
+            problems.length
+              ? `the default application changed:\n  ${problems.join('\n  ')}`
+              : "the default application's webhook URL, secrets and deliveries are as they were",
+          );
         }
         closed = true;
         await server.close();

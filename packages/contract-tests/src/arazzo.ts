@@ -96,7 +96,12 @@ export function collectReport(report: RespectReport, collector: Collector): Tall
           message: check.message.replace(/\s+/g, ' ').slice(0, 600),
           ...(request ? { request, curl: curlOf(request) } : {}),
           ...(item.response
-            ? { response: { status: item.response.statusCode, excerpt: excerpt(typeof item.response.body === 'string' ? item.response.body : JSON.stringify(item.response.body ?? '')) } }
+            ? {
+                response: {
+                  status: item.response.statusCode,
+                  excerpt: excerpt(typeof item.response.body === 'string' ? item.response.body : JSON.stringify(item.response.body ?? '')),
+                },
+              }
             : {}),
         });
       }
@@ -113,12 +118,17 @@ export function collectReport(report: RespectReport, collector: Collector): Tall
   return tally;
 }
 
-const lower = (headers: Record<string, string> | undefined) => Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+const lower = (headers: Record<string, string> | undefined) =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
 
 /** Runs `redocly respect` on one file; answers its exit code and everything it printed. */
 export function respect(args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [redocly, 'respect', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+    const child = spawn(process.execPath, [redocly, 'respect', ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -145,7 +155,17 @@ export async function runWorkflows(
   await mapLimit(files, 2, async (file) => {
     const copy = await withInstalledBundles(file, dir);
     const report = join(dir, `${file.name}-${label}.json`);
-    const args = [copy, '--workflow', ...topLevel(file), '--server', JSON.stringify(servers), '--json-output', report, '--input', JSON.stringify(inputs(file))];
+    const args = [
+      copy,
+      '--workflow',
+      ...topLevel(file),
+      '--server',
+      JSON.stringify(servers),
+      '--json-output',
+      report,
+      '--input',
+      JSON.stringify(inputs(file)),
+    ];
     const { code, output } = await respect(args, dir, 3_600_000);
     await writeFile(join(dir, `${file.name}-${label}.txt`), output);
     outcome.rawOutputs.push(`arazzo/${file.name}-${label}.json`, `arazzo/${file.name}-${label}.txt`);

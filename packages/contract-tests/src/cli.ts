@@ -3,7 +3,7 @@
 // Exit codes: 0 every check passed; 1 the server broke the contract (or coverage is below --min-coverage); 2 a usage
 // or setup problem (a bad option, the server unreachable, Python missing where Schemathesis is asked for).
 import { CommanderError } from 'commander';
-import { programOf, optionsOf } from './options.ts';
+import { optionsOf, programOf } from './options.ts';
 import { runContractTests } from './run.ts';
 import { SetupError } from './target.ts';
 

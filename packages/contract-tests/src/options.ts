@@ -6,12 +6,16 @@ import { defaultSeeds, parseSeeds } from './schemathesis.ts';
 import type { RunOptions } from './suite.ts';
 
 const integer = (name: string, min: number, max: number) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`${name} takes a whole number from ${min} to ${max}.`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new InvalidArgumentError(`${name} takes a whole number from ${min} to ${max}.`);
   return Number(value);
 };
 
 function suitesOf(value: string): SuiteId[] {
-  const chosen = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const chosen = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = chosen.filter((s) => !(SUITES as readonly string[]).includes(s));
   if (unknown.length || !chosen.length) throw new InvalidArgumentError(`choose from ${SUITES.join(', ')}, comma-separated.`);
   return SUITES.filter((s) => chosen.includes(s));
@@ -50,21 +54,42 @@ export function programOf(): Command {
       'Checks a server against the API description: behaviour checks, Prism validation proxy, Schemathesis and Arazzo workflows.\n' +
         'Exit codes: 0 passed; 1 the server broke the contract (or coverage is below --min-coverage); 2 usage or setup.',
     )
-    .addOption(new Option('--base-url <url>', 'the server to check (default: start @aggregation/server here, when installed)').env('AGGREGATION_BASE_URL').argParser(urlOf))
     .addOption(
-      new Option('--token <token>', "a sandbox token: work in its application instead of one of the run's own (needed when the server has no sandbox control API)").env(
-        'AGGREGATION_TOKEN',
+      new Option('--base-url <url>', 'the server to check (default: start @aggregation/server here, when installed)')
+        .env('AGGREGATION_BASE_URL')
+        .argParser(urlOf),
+    )
+    .addOption(
+      new Option(
+        '--token <token>',
+        "a sandbox token: work in its application instead of one of the run's own (needed when the server has no sandbox control API)",
+      ).env('AGGREGATION_TOKEN'),
+    )
+    .addOption(
+      new Option('--only <suites>', `suites to run, comma-separated: ${SUITES.join(', ')}`).default([...SUITES], SUITES.join(',')).argParser(suitesOf),
+    )
+    .addOption(new Option('--quick', "a short run for pull requests: Schemathesis' examples and coverage phases, no removals, no Prism proxy journeys"))
+    .addOption(
+      new Option('--seed <seeds>', 'Schemathesis seeds, comma-separated; "random" draws one (printed)')
+        .default(seedsOf(defaultSeeds), defaultSeeds)
+        .argParser(seedsOf),
+    )
+    .addOption(
+      new Option('--max-examples <n>', 'Schemathesis cases per operation, phase and seed (default 10; 5 with --quick)').argParser(
+        integer('--max-examples', 1, 10_000),
       ),
     )
-    .addOption(new Option('--only <suites>', `suites to run, comma-separated: ${SUITES.join(', ')}`).default([...SUITES], SUITES.join(',')).argParser(suitesOf))
-    .addOption(new Option('--quick', 'a short run for pull requests: Schemathesis\' examples and coverage phases, no removals, no Prism proxy journeys'))
-    .addOption(new Option('--seed <seeds>', 'Schemathesis seeds, comma-separated; "random" draws one (printed)').default(seedsOf(defaultSeeds), defaultSeeds).argParser(seedsOf))
-    .addOption(new Option('--max-examples <n>', 'Schemathesis cases per operation, phase and seed (default 10; 5 with --quick)').argParser(integer('--max-examples', 1, 10_000)))
     .addOption(new Option('--workers <n>', 'Schemathesis workers per run').default(2).argParser(integer('--workers', 1, 64)))
-    .addOption(new Option('--report-dir <dir>', 'where junit.xml, summary.md, report.json and the tools\' outputs go').default('contract-reports'))
-    .addOption(new Option('--min-coverage <percent>', 'fail when a tested document has fewer of its documented responses observed').argParser(percentOf))
+    .addOption(new Option('--report-dir <dir>', "where junit.xml, summary.md, report.json and the tools' outputs go").default('contract-reports'))
+    .addOption(
+      new Option('--min-coverage <percent>', 'fail when a tested document has fewer of its documented responses observed').argParser(percentOf),
+    )
     .addOption(new Option('--python <path>', 'the Python 3.11+ that runs Schemathesis').env('PYTHON').default('python3'))
-    .addOption(new Option('--cache-dir <dir>', "where Schemathesis' Python environment is kept").env('AGGREGATION_CONTRACT_CACHE').default(defaultCacheDir(), '$XDG_CACHE_HOME/aggregation-contract-tests or ~/.cache/aggregation-contract-tests'))
+    .addOption(
+      new Option('--cache-dir <dir>', "where Schemathesis' Python environment is kept")
+        .env('AGGREGATION_CONTRACT_CACHE')
+        .default(defaultCacheDir(), '$XDG_CACHE_HOME/aggregation-contract-tests or ~/.cache/aggregation-contract-tests'),
+    )
     .version(process.env.npm_package_version ?? '0.1.0', '--version')
     .allowExcessArguments(false)
     .showHelpAfterError(true)

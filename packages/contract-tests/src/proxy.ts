@@ -103,7 +103,12 @@ export async function runProxySuite(ctx: SuiteContext): Promise<SuiteOutcome> {
         collector.record(
           key,
           exchange.violations.length
-            ? { message: exchange.violations.join('\n'), request, response: { status: exchange.status, excerpt: excerpt(exchange.answer) }, curl: curlOf(request) }
+            ? {
+                message: exchange.violations.join('\n'),
+                request,
+                response: { status: exchange.status, excerpt: excerpt(exchange.answer) },
+                curl: curlOf(request),
+              }
             : undefined,
         );
       }
@@ -111,12 +116,18 @@ export async function runProxySuite(ctx: SuiteContext): Promise<SuiteOutcome> {
       const missed = operationsOf(validator.doc)
         .map((o) => o.operationId)
         .filter((id) => !called.has(id));
-      collector.record({ document, check: 'journey: every operation called' }, missed.length ? { message: `not called: ${missed.join(', ')}` } : undefined);
+      collector.record(
+        { document, check: 'journey: every operation called' },
+        missed.length ? { message: `not called: ${missed.join(', ')}` } : undefined,
+      );
       const log = proxies.get(document)!.log();
       const file = `proxy/prism-${document}.log`;
       await writeFile(join(ctx.reportDir, file), log);
       outcome.rawOutputs.push(file);
-      collector.note(document, `${called.size} operations through Prism, ${mine.length} requests, ${mine.filter((e) => e.violations.length).length} with violations`);
+      collector.note(
+        document,
+        `${called.size} operations through Prism, ${mine.length} requests, ${mine.filter((e) => e.violations.length).length} with violations`,
+      );
     }
 
     // Prism ignores `webhooks`: the delivered events are validated here, against the current version's webhooks.
@@ -128,7 +139,10 @@ export async function runProxySuite(ctx: SuiteContext): Promise<SuiteOutcome> {
       for (const delivery of receiver.deliveries) {
         const type = /"type"\s*:\s*"([^"]+)"/.exec(delivery.body)?.[1] ?? 'unknown';
         const problems = validateDelivery(CURRENT_VERSION, current, delivery);
-        collector.record({ document: CURRENT_VERSION, operation: `webhook ${type}`, check: 'event schema' }, problems.length ? { message: problems.join('\n'), response: { status: 0, excerpt: excerpt(delivery.body) } } : undefined);
+        collector.record(
+          { document: CURRENT_VERSION, operation: `webhook ${type}`, check: 'event schema' },
+          problems.length ? { message: problems.join('\n'), response: { status: 0, excerpt: excerpt(delivery.body) } } : undefined,
+        );
       }
       collector.record(
         { document: CURRENT_VERSION, check: 'webhooks: every fired event delivered' },

@@ -58,7 +58,9 @@ export async function ensureEnv(found: Python, cacheDir: string, log: (line: str
     await run(found.python, ['-m', 'venv', building]);
   } catch (error) {
     await rm(building, { recursive: true, force: true });
-    throw new Error(`${found.python} -m venv failed (on Debian and Ubuntu: apt-get install python3-venv): ${(error as { stderr?: string }).stderr ?? error}`);
+    throw new Error(
+      `${found.python} -m venv failed (on Debian and Ubuntu: apt-get install python3-venv): ${(error as { stderr?: string }).stderr ?? error}`,
+    );
   }
   try {
     await run(join(building, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-input', '-r', requirements], {

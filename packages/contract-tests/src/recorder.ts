@@ -28,7 +28,9 @@ const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgr
 const errorBodyLimit = 64 * 1024;
 
 const headersOf = (headers: IncomingMessage['headers']): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])));
+  Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])),
+  );
 
 /** An answer's body as text, whatever its content encoding. */
 function decoded(body: Buffer, encoding: string | undefined): string {

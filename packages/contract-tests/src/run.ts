@@ -87,7 +87,7 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
     sandbox = await openSandbox(recorder.url, options.token);
     log(
       `Contract tests against ${server.baseUrl}${server.startedHere ? ' (started here, fresh database)' : ''}: ` +
-        `${sandbox.mode === 'own-application' ? 'in an application of their own' : "with the given token, in its application"}; ` +
+        `${sandbox.mode === 'own-application' ? 'in an application of their own' : 'with the given token, in its application'}; ` +
         `${options.suites.join(', ')}${options.quick ? ' (--quick)' : ''}; seeds ${options.seeds.join(', ')}; reports in ${reportDir}`,
     );
     const ctx: SuiteContext = {
@@ -113,7 +113,8 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
     );
     if (options.suites.includes('behaviour')) {
       const bodies = checkErrorBodies(recorder.exchanges, behaviour, sandbox.mode === 'token' ? options.token : undefined);
-      for (const testsuite of behaviour.testsuites()) testsuite.notes.push(`${testsuite.testcases.length} checks; ${bodies} error bodies of the whole run judged`);
+      for (const testsuite of behaviour.testsuites())
+        testsuite.notes.push(`${testsuite.testcases.length} checks; ${bodies} error bodies of the whole run judged`);
       outcomes.get('behaviour')!.testsuites = behaviour.testsuites();
     }
   } finally {
@@ -124,7 +125,9 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
   if (server.startedHere) {
     server2.record(
       { document: CURRENT_VERSION, check: 'server: no unexpected error logged' },
-      server.serverErrors.length ? { message: `the server logged ${server.serverErrors.length} unexpected errors:\n${server.serverErrors.slice(0, 5).join('\n')}` } : undefined,
+      server.serverErrors.length
+        ? { message: `the server logged ${server.serverErrors.length} unexpected errors:\n${server.serverErrors.slice(0, 5).join('\n')}` }
+        : undefined,
     );
   }
 
@@ -153,7 +156,12 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
     durationSeconds: (Date.now() - started) / 1000,
     options: { suites: options.suites, quick: options.quick, seeds: options.seeds, maxExamples: options.maxExamples, minCoverage: options.minCoverage },
     exitCode,
-    totals: { testcases: all.length, passed: all.filter((t) => t.status === 'passed').length, failed, skipped: all.filter((t) => t.status === 'skipped').length },
+    totals: {
+      testcases: all.length,
+      passed: all.filter((t) => t.status === 'passed').length,
+      failed,
+      skipped: all.filter((t) => t.status === 'skipped').length,
+    },
     testsuites,
     skipped: [...outcomes].flatMap(([suite, o]) => o.skipped.map((reason) => ({ suite, reason }))),
     errors,
@@ -178,7 +186,9 @@ function printReport(report: ContractReport, reportDir: string, log: (line: stri
   for (const testsuite of report.testsuites) {
     const failed = testsuite.testcases.filter((t) => t.status === 'failed');
     const skipped = testsuite.testcases.filter((t) => t.status === 'skipped').length;
-    log(`\n[${failed.length ? 'FAIL' : 'ok'}] ${testsuite.name}: ${testsuite.testcases.length - failed.length - skipped} of ${testsuite.testcases.length} testcases passed${skipped ? `, ${skipped} skipped` : ''}`);
+    log(
+      `\n[${failed.length ? 'FAIL' : 'ok'}] ${testsuite.name}: ${testsuite.testcases.length - failed.length - skipped} of ${testsuite.testcases.length} testcases passed${skipped ? `, ${skipped} skipped` : ''}`,
+    );
     for (const note of testsuite.notes) log(`  ${note}`);
     for (const testcase of failed) {
       log(`  failed: ${testcase.name}`);

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type DocumentName, distDir } from '@aggregation/openapi/contract';
 import { VERSIONS } from '@aggregation/openapi/versions';
+import { mapLimit } from './concurrency.ts';
 import { packageDir } from './python.ts';
 import { Collector } from './report/collect.ts';
 import { curlOf, excerpt } from './report/curl.ts';
 import type { Failure } from './report/types.ts';
 import { emptyOutcome, type SuiteContext, type SuiteOutcome } from './suite.ts';
-import { mapLimit } from './concurrency.ts';
 
 /** The seed of a default run: fixed, so that a pull request's run is reproducible; `--seed random` explores. */
 export const defaultSeeds = '20201012';
@@ -82,9 +82,21 @@ export async function plannedRuns(ctx: SuiteContext, seed: number, first: boolea
       skipped.push(`${version} ${removals.join(', ')}: not with --quick`);
     } else {
       const removing = await sandbox.enroll('username');
-      runs.push({ ...common, name: `${version}-deleteAccount`, include: ['listAccounts', 'deleteAccount'], token: removing.token, accountId: removing.accounts[0]!.id });
+      runs.push({
+        ...common,
+        name: `${version}-deleteAccount`,
+        include: ['listAccounts', 'deleteAccount'],
+        token: removing.token,
+        accountId: removing.accounts[0]!.id,
+      });
       const revoking = await sandbox.enroll('username');
-      runs.push({ ...common, name: `${version}-deleteAccounts`, include: ['deleteAccounts'], token: revoking.token, accountId: revoking.accounts[0]!.id });
+      runs.push({
+        ...common,
+        name: `${version}-deleteAccounts`,
+        include: ['deleteAccounts'],
+        token: revoking.token,
+        accountId: revoking.accounts[0]!.id,
+      });
     }
   }
   if (sandbox.mode === 'own-application') {
@@ -120,7 +132,13 @@ function argsFor(run: Run, ctx: SuiteContext, dir: string): string[] {
 }
 
 /** Runs one Schemathesis command; answers its exit code and everything it printed. */
-function execute(python: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+function execute(
+  python: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(python, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -170,7 +188,13 @@ function failureOf(
     message,
     request,
     ...(response
-      ? { response: { status: response.status_code, contentType: flat(response.headers)['content-type'] ?? '', excerpt: excerpt(decode(response.content)) } }
+      ? {
+          response: {
+            status: response.status_code,
+            contentType: flat(response.headers)['content-type'] ?? '',
+            excerpt: excerpt(decode(response.content)),
+          },
+        }
       : {}),
     // A filtered token is the one given with --token: the curl line reads it from its environment variable.
     curl: curlOf(request, sanitized && headers.Authorization === '[Filtered]' ? 'AGGREGATION_TOKEN' : undefined),

@@ -38,7 +38,10 @@ export class Steps {
         return;
       }
       const codeMatches = !code || error.code === code || error.code?.startsWith(`${code}.`);
-      this.done(name, error.status !== status || !codeMatches ? `answered ${error.status} ${error.code}, expected ${status}${code ? ` ${code}` : ''}` : undefined);
+      this.done(
+        name,
+        error.status !== status || !codeMatches ? `answered ${error.status} ${error.code}, expected ${status}${code ? ` ${code}` : ''}` : undefined,
+      );
     }
   }
 

@@ -33,7 +33,9 @@ test('every workflow passes against the mock', async () => {
     'mock',
   );
   assert.deepEqual(outcome.errors, []);
-  const failed = collector.testsuites().flatMap((s) => s.testcases.filter((t) => t.status === 'failed').map((t) => `${t.name}: ${t.failures[0]?.message}`));
+  const failed = collector
+    .testsuites()
+    .flatMap((s) => s.testcases.filter((t) => t.status === 'failed').map((t) => `${t.name}: ${t.failures[0]?.message}`));
   assert.deepEqual(failed, []);
   assert.equal(tally.passed, tally.workflows);
   assert.equal(tally.workflows, files.length);

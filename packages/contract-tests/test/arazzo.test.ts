@@ -1,13 +1,12 @@
 // The Arazzo workflows name real operations of the bundles, and the runner reads Respect's report correctly.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { type OpenApiDocument, operationsOf } from '@aggregation/openapi/contract';
-import { describe, test } from 'vitest';
-import { parse } from 'yaml';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { distDir } from '@aggregation/openapi/contract';
+import { dirname, join, resolve } from 'node:path';
+import { distDir, type OpenApiDocument, operationsOf } from '@aggregation/openapi/contract';
+import { describe, test } from 'vitest';
+import { parse } from 'yaml';
 import { collectReport, loadFiles, mockInputs, type RespectReport, topLevel, withInstalledBundles } from '../src/arazzo.ts';
 import { Collector } from '../src/report/collect.ts';
 
@@ -56,7 +55,7 @@ for (const file of files) {
       }
     });
 
-    test('its sandbox users are enrolled with the run\'s application key', () => {
+    test("its sandbox users are enrolled with the run's application key", () => {
       const text = readFileSync(file.path, 'utf8');
       const enrollments = text.match(/createSandboxEnrollment/g)?.length ?? 0;
       assert.ok(enrollments > 0);

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -32,7 +32,19 @@ test('--help prints the usage and every option', async () => {
   const { code, stdout } = await command('--help');
   assert.equal(code, 0);
   assert.match(stdout, /^Usage: aggregation-contract-tests \[options\]/);
-  for (const option of ['--base-url', '--token', '--only', '--quick', '--seed', '--max-examples', '--workers', '--report-dir', '--min-coverage', '--python', '--cache-dir']) {
+  for (const option of [
+    '--base-url',
+    '--token',
+    '--only',
+    '--quick',
+    '--seed',
+    '--max-examples',
+    '--workers',
+    '--report-dir',
+    '--min-coverage',
+    '--python',
+    '--cache-dir',
+  ]) {
     assert.match(stdout, new RegExp(`\\n  ${option}\\b`), option);
   }
   assert.match(stdout, /Exit codes: 0 passed; 1 the server broke the contract/);
@@ -40,7 +52,10 @@ test('--help prints the usage and every option', async () => {
 
 for (const [args, said] of [
   [['--bogus'], /^error: unknown option '--bogus'$/],
-  [['--only', 'schemathesis,fuzz'], /^error: option '--only <suites>' argument 'schemathesis,fuzz' is invalid\. choose from behaviour, proxy, schemathesis, arazzo/],
+  [
+    ['--only', 'schemathesis,fuzz'],
+    /^error: option '--only <suites>' argument 'schemathesis,fuzz' is invalid\. choose from behaviour, proxy, schemathesis, arazzo/,
+  ],
   [['--min-coverage', '120'], /argument '120' is invalid\. a percentage from 0 to 100\.$/],
   [['--seed', '7,x'], /--seed takes numbers or "random", comma-separated; got "x"$/],
   [['--base-url', 'localhost:3000'], /an absolute http or https URL/],
@@ -80,7 +95,7 @@ test('Schemathesis without Python is a setup problem that says which', async () 
   assert.match(stderr, /leave Schemathesis out with --only behaviour,proxy,arazzo/);
 });
 
-test('the report directory is the working directory\'s contract-reports, never inside node_modules', () => {
+test("the report directory is the working directory's contract-reports, never inside node_modules", () => {
   assert.equal(reportDirOf('contract-reports', '/work/app'), '/work/app/contract-reports');
   assert.throws(() => reportDirOf('node_modules/x', '/work/app'), /inside node_modules/);
 });

@@ -15,7 +15,8 @@ const upstream = createServer((req, res) => {
     res.write('{"n":1}\n');
     return;
   }
-  if (req.url === '/gone') return res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync('{"error":{"code":"not_found"}}'));
+  if (req.url === '/gone')
+    return res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync('{"error":{"code":"not_found"}}'));
   res.writeHead(405, { 'content-type': 'application/json' }).end('{"error":{"code":"method_not_allowed"}}');
 });
 let recorder: Recorder;

@@ -43,15 +43,26 @@ const report = reportOf(collector);
 
 test('junit.xml: a testsuite per suite and document, a testcase per operation and check, the failure with its reproduction', () => {
   const xml = junitXml(report);
-  const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'failure'].includes(name) }).parse(xml) as {
-    testsuites: { tests: string; failures: string; testsuite: { name: string; tests: string; testcase: { name: string; failure?: { message: string; '#text': string }[]; skipped?: unknown }[] }[] };
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (name) => ['testsuite', 'testcase', 'failure'].includes(name),
+  }).parse(xml) as {
+    testsuites: {
+      tests: string;
+      failures: string;
+      testsuite: { name: string; tests: string; testcase: { name: string; failure?: { message: string; '#text': string }[]; skipped?: unknown }[] }[];
+    };
   };
   assert.equal(parsed.testsuites.tests, '3');
   assert.equal(parsed.testsuites.failures, '1');
   assert.deepEqual(
     parsed.testsuites.testsuite.map((s) => [s.name, s.testcase.map((t) => t.name)]),
     [
-      ['behaviour 2020-10-12', ['GET /accounts · links: self returns the resource that carried it', 'GET /accounts/{account_id}/transactions · paging: count honoured']],
+      [
+        'behaviour 2020-10-12',
+        ['GET /accounts · links: self returns the resource that carried it', 'GET /accounts/{account_id}/transactions · paging: count honoured'],
+      ],
       ['behaviour sandbox', ['paging: newest first']],
     ],
   );

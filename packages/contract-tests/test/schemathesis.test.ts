@@ -10,7 +10,7 @@ import { collectEvents, defaultSeeds, parseSeeds, type Run } from '../src/schema
 const run: Run = { name: '2020-10-12', document: '2020-10-12', token: 't', accountId: 'acc_1', seed: 7, phases: 'examples' };
 const events = join(import.meta.dirname, 'fixtures', 'schemathesis-events.ndjson');
 
-test('each case\'s checks become one testcase per operation and check; a failure keeps its request, answer, curl line and seed', async () => {
+test("each case's checks become one testcase per operation and check; a failure keeps its request, answer, curl line and seed", async () => {
   const collector = new Collector('schemathesis');
   const totals = await collectEvents(events, run, collector, true);
   assert.deepEqual(totals, { cases: 3, failures: 1 });

@@ -47,13 +47,21 @@ export const mutants: Mutant[] = [
     name: 'wrong-status',
     what: 'a created payee answers 201 where the description says 200',
     caughtBy: /status_code_conformance|prism validation|status code check/,
-    break: { response: (sent, answered) => void (isPath(sent, /\/payees$/, 'POST') && answered.status === 200 && (answered.status = 201)) },
+    break: {
+      response: (sent, answered) => {
+        if (isPath(sent, /\/payees$/, 'POST') && answered.status === 200) answered.status = 201;
+      },
+    },
   },
   {
     name: 'wrong-content-type',
     what: 'institutions are served as text/plain',
     caughtBy: /content_type_conformance|versions: matches|prism validation|content-type check/,
-    break: { response: (sent, answered) => void (isPath(sent, /^\/institutions$/) && (answered.headers['content-type'] = 'text/plain')) },
+    break: {
+      response: (sent, answered) => {
+        if (isPath(sent, /^\/institutions$/)) answered.headers['content-type'] = 'text/plain';
+      },
+    },
   },
   {
     name: 'ignore-from-id',
@@ -71,7 +79,10 @@ export const mutants: Mutant[] = [
     name: 'reverse-order',
     what: 'transactions come oldest first',
     caughtBy: /paging: newest first/,
-    break: { response: (sent, answered) => void (isPath(sent, transactionsPath) && editJson(answered, (body) => (Array.isArray(body) ? body.reverse() : body))) },
+    break: {
+      response: (sent, answered) =>
+        void (isPath(sent, transactionsPath) && editJson(answered, (body) => (Array.isArray(body) ? body.reverse() : body))),
+    },
   },
   {
     name: 'break-idempotency',
@@ -108,11 +119,17 @@ export const mutants: Mutant[] = [
   },
   {
     name: 'wrong-version-shape',
-    what: "2019-07-01 requests get the 2020-10-12 shapes, named 2019-07-01",
+    what: '2019-07-01 requests get the 2020-10-12 shapes, named 2019-07-01',
     caughtBy: /versions: matches the version's schema|response_schema_conformance/,
     break: {
-      request: (sent) => void (sent.headers['service-version'] === '2019-07-01' && (sent.headers['service-version'] = '2020-10-12', (sent.headers['x-mutant-version'] = '2019-07-01'))),
-      response: (sent, answered) => void (sent.headers['x-mutant-version'] && (answered.headers['service-version'] = '2019-07-01')),
+      request: (sent) => {
+        if (sent.headers['service-version'] !== '2019-07-01') return;
+        sent.headers['service-version'] = '2020-10-12';
+        sent.headers['x-mutant-version'] = '2019-07-01';
+      },
+      response: (sent, answered) => {
+        if (sent.headers['x-mutant-version']) answered.headers['service-version'] = '2019-07-01';
+      },
     },
   },
   {
@@ -121,19 +138,25 @@ export const mutants: Mutant[] = [
     caughtBy: /errors: the code is one the description declares/,
     break: {
       response: (_sent, answered) =>
-        void (answered.status === 404 &&
+        void (
+          answered.status === 404 &&
           editJson(answered, (body) => {
             const error = (body as { error?: Json }).error;
             if (error?.code === 'not_found') error.code = 'missing';
             return body;
-          })),
+          })
+        ),
     },
   },
   {
     name: 'not-found-as-400',
     what: 'a 404 `not_found` is answered with status 400',
     caughtBy: /errors: the status is the code's declared status|status_code_conformance/,
-    break: { response: (_sent, answered) => void (answered.status === 404 && answered.body.includes('"not_found"') && (answered.status = 400)) },
+    break: {
+      response: (_sent, answered) => {
+        if (answered.status === 404 && answered.body.includes('"not_found"')) answered.status = 400;
+      },
+    },
   },
   {
     name: 'balances-disagree',
@@ -158,7 +181,8 @@ export const mutants: Mutant[] = [
       request: (sent) => {
         if (sent.url.pathname.startsWith('/sandbox')) return;
         if (sent.headers.authorization) lastAuthorization = sent.headers.authorization;
-        else if (lastAuthorization && sent.url.pathname !== '/' && sent.url.pathname !== '/institutions') sent.headers.authorization = lastAuthorization;
+        else if (lastAuthorization && sent.url.pathname !== '/' && sent.url.pathname !== '/institutions')
+          sent.headers.authorization = lastAuthorization;
       },
     },
   },

@@ -1,7 +1,7 @@
 // A broken server: a proxy in front of the real one that rewrites requests or answers in one way. The Host header is
 // passed on, so that the links the server writes name the proxy and every request of a run goes through the break.
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Sent = { method: string; url: URL; headers: IncomingHttpHeaders; body: Buffer };
@@ -25,14 +25,26 @@ export async function startBrokenServer(upstream: string, broken: Break): Promis
     for await (const chunk of req) chunks.push(chunk as Buffer);
     // The path is sent on as it came (a URL object would normalize `/a/../b`); only the query may be changed.
     const [rawPath = '/', rawQuery] = (req.url ?? '/').split(/\?(.*)/s);
-    const sent: Sent = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://proxy'), headers: { ...req.headers }, body: Buffer.concat(chunks) };
+    const sent: Sent = {
+      method: req.method ?? 'GET',
+      url: new URL(req.url ?? '/', 'http://proxy'),
+      headers: { ...req.headers },
+      body: Buffer.concat(chunks),
+    };
     const query = sent.url.search;
     broken.request?.(sent);
     const path = `${rawPath}${sent.url.search === query ? (rawQuery === undefined ? '' : `?${rawQuery}`) : sent.url.search}`;
     const headers = Object.fromEntries(Object.entries(sent.headers).filter(([name]) => !dropped.has(name)));
     const upstream = httpRequest(
       // A connection per request: no kept-alive socket the server may close under a request.
-      { host: base.hostname, port: base.port, method: sent.method, path, headers: { ...headers, 'content-length': String(sent.body.length) }, agent: false },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: sent.method,
+        path,
+        headers: { ...headers, 'content-length': String(sent.body.length) },
+        agent: false,
+      },
       async (answer) => {
         const body: Buffer[] = [];
         for await (const chunk of answer) body.push(chunk as Buffer);

@@ -16,8 +16,16 @@ const balancesOp = 'GET /accounts/{account_id}/balances';
 
 export async function checkBalances(http: Http, collector: Collector, version: Version, account: Account): Promise<void> {
   const runningRule = rule(version, '#/components/schemas/Transaction/properties/running_balance/description', 'Ledger balance after this transaction');
-  const nullRule = rule(version, '#/components/schemas/Transaction/properties/running_balance/description', '`null` for `pending` ones, and for every transaction of a credit card');
-  const availableRule = rule(version, '#/components/schemas/AccountBalances/properties/available/description', 'Ledger balance minus outstanding holds and debits not yet posted.');
+  const nullRule = rule(
+    version,
+    '#/components/schemas/Transaction/properties/running_balance/description',
+    '`null` for `pending` ones, and for every transaction of a credit card',
+  );
+  const availableRule = rule(
+    version,
+    '#/components/schemas/AccountBalances/properties/available/description',
+    'Ledger balance minus outstanding holds and debits not yet posted.',
+  );
   const listed = await http.get(`/accounts/${account.id}/transactions`, version);
   const balances = await http.get(`/accounts/${account.id}/balances`, version);
   const transactions = Array.isArray(listed.json) ? (listed.json as Transaction[]) : [];
@@ -27,7 +35,13 @@ export async function checkBalances(http: Http, collector: Collector, version: V
   const mustBeNull = transactions.filter((t) => (card || t.status === 'pending') && t.running_balance !== null);
   collector.record(
     { document: version, operation: transactionsOp, check: 'balances: running_balance is null for pending and card transactions' },
-    mustBeNull.length ? http.failure(listed, `${mustBeNull.length} transactions (first ${mustBeNull[0]!.id}, ${mustBeNull[0]!.status}, on a ${account.type} account) have running_balance ${mustBeNull[0]!.running_balance}`, nullRule) : undefined,
+    mustBeNull.length
+      ? http.failure(
+          listed,
+          `${mustBeNull.length} transactions (first ${mustBeNull[0]!.id}, ${mustBeNull[0]!.status}, on a ${account.type} account) have running_balance ${mustBeNull[0]!.running_balance}`,
+          nullRule,
+        )
+      : undefined,
     transactions.length,
   );
   if (card) return;
@@ -43,7 +57,11 @@ export async function checkBalances(http: Http, collector: Collector, version: V
   collector.record(
     { document: version, operation: transactionsOp, check: 'balances: running_balance chains through the posted transactions' },
     broken >= 0
-      ? http.failure(listed, `posted transaction ${posted[broken]!.id} (${posted[broken]!.amount}) has running_balance ${posted[broken]!.running_balance}; the one before it ${posted[broken + 1]!.running_balance}`, runningRule)
+      ? http.failure(
+          listed,
+          `posted transaction ${posted[broken]!.id} (${posted[broken]!.amount}) has running_balance ${posted[broken]!.running_balance}; the one before it ${posted[broken + 1]!.running_balance}`,
+          runningRule,
+        )
       : undefined,
     posted.length,
   );
@@ -52,7 +70,11 @@ export async function checkBalances(http: Http, collector: Collector, version: V
     { document: version, operation: balancesOp, check: "balances: the ledger is the newest posted transaction's running_balance" },
     !newest || (cents(ledger) !== undefined && newest.running_balance === ledger)
       ? undefined
-      : http.failure(balances, `ledger ${ledger}, the newest posted transaction ${newest.id} has running_balance ${newest.running_balance}`, runningRule),
+      : http.failure(
+          balances,
+          `ledger ${ledger}, the newest posted transaction ${newest.id} has running_balance ${newest.running_balance}`,
+          runningRule,
+        ),
   );
   const pendingDebits = transactions.filter((t) => t.status === 'pending').reduce((sum, t) => sum + Math.min(0, cents(t.amount) ?? 0), 0);
   const ceiling = (cents(ledger) ?? 0) + pendingDebits;
@@ -60,6 +82,10 @@ export async function checkBalances(http: Http, collector: Collector, version: V
     { document: version, operation: balancesOp, check: 'balances: available is at most the ledger minus the pending debits' },
     cents(available) !== undefined && cents(ledger) !== undefined && cents(available)! <= ceiling
       ? undefined
-      : http.failure(balances, `available ${available} is more than the ledger ${ledger} minus the pending debits (${money(-pendingDebits)}): ${money(ceiling)}`, availableRule),
+      : http.failure(
+          balances,
+          `available ${available} is more than the ledger ${ledger} minus the pending debits (${money(-pendingDebits)}): ${money(ceiling)}`,
+          availableRule,
+        ),
   );
 }

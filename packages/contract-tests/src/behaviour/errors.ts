@@ -40,12 +40,26 @@ export function checkErrorBodies(exchanges: Exchange[], collector: Collector, se
     const declared = typeof code === 'string' ? declaredErrorCode(errorCodesOf(loadBundle(document)), code) : undefined;
     collector.record(
       { document, operation, check: 'errors: the code is one the description declares' },
-      declared ? undefined : failureOf(exchange, typeof code === 'string' ? `error code ${code} is not declared` : 'the error body has no error.code', document, secretToken),
+      declared
+        ? undefined
+        : failureOf(
+            exchange,
+            typeof code === 'string' ? `error code ${code} is not declared` : 'the error body has no error.code',
+            document,
+            secretToken,
+          ),
     );
     if (declared) {
       collector.record(
         { document, operation, check: "errors: the status is the code's declared status" },
-        declared.status === exchange.status ? undefined : failureOf(exchange, `error code ${code} came with status ${exchange.status}; it is declared with ${declared.status}`, document, secretToken),
+        declared.status === exchange.status
+          ? undefined
+          : failureOf(
+              exchange,
+              `error code ${code} came with status ${exchange.status}; it is declared with ${declared.status}`,
+              document,
+              secretToken,
+            ),
       );
     }
   }

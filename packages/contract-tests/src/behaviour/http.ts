@@ -36,7 +36,11 @@ export class Http {
     return `${this.baseUrl}${target}`;
   }
 
-  async send(method: string, target: string, options: { version?: string; body?: unknown; headers?: Record<string, string>; token?: string | null } = {}): Promise<Answer> {
+  async send(
+    method: string,
+    target: string,
+    options: { version?: string; body?: unknown; headers?: Record<string, string>; token?: string | null } = {},
+  ): Promise<Answer> {
     const token = options.token === undefined ? this.token : options.token;
     const headers: Record<string, string> = {
       ...(token ? { authorization: `Basic ${btoa(`${token}:`)}` } : {}),

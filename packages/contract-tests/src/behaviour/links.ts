@@ -51,7 +51,12 @@ export async function checkLinks(http: Http, collector: Collector, version: Vers
         const same = isDeepStrictEqual(body, carrier) || (Array.isArray(body) && body.some((item) => isDeepStrictEqual(item, carrier)));
         collector.record(
           { document: version, operation, check: 'links: self returns the resource that carried it' },
-          answer.status === 200 && same ? undefined : http.failure(answer, `links.self ${link} answered ${answer.status} with another resource than the one that carried it: ${JSON.stringify(carrier).slice(0, 400)}`),
+          answer.status === 200 && same
+            ? undefined
+            : http.failure(
+                answer,
+                `links.self ${link} answered ${answer.status} with another resource than the one that carried it: ${JSON.stringify(carrier).slice(0, 400)}`,
+              ),
         );
         continue;
       }

@@ -1,13 +1,14 @@
 // paging: `count` honoured; `from_id` continues strictly after that id; newest first; the pages joined equal the
 // unpaged list, with no duplicate and no gap. The rules are those of listTransactions' description.
+import { escapePointer } from '@aggregation/openapi/contract';
 import type { Version } from '@aggregation/openapi/versions';
 import type { Collector } from '../report/collect.ts';
 import type { Http } from './http.ts';
-import { escape, rule } from './rules.ts';
+import { rule } from './rules.ts';
 
 type Transaction = { id: string; date: string };
 const operation = 'GET /accounts/{account_id}/transactions';
-const described = `#/paths/${escape('/accounts/{account_id}/transactions')}/get/description`;
+const described = `#/paths/${escapePointer('/accounts/{account_id}/transactions')}/get/description`;
 const ids = (list: Transaction[]) => list.map((t) => t.id);
 
 export async function checkPaging(http: Http, collector: Collector, version: Version, accountId: string): Promise<void> {
@@ -17,21 +18,42 @@ export async function checkPaging(http: Http, collector: Collector, version: Ver
   const list = all.json as Transaction[];
   if (all.status !== 200 || !Array.isArray(list) || list.length < 3) {
     for (const check of ['newest first', 'count honoured', 'from_id continues strictly after that id', 'pages joined equal the unpaged list']) {
-      collector.record(key(check), http.failure(all, `the unpaged list answered ${all.status} with ${Array.isArray(list) ? list.length : 'no'} transactions; paging needs 3 or more`));
+      collector.record(
+        key(check),
+        http.failure(
+          all,
+          `the unpaged list answered ${all.status} with ${Array.isArray(list) ? list.length : 'no'} transactions; paging needs 3 or more`,
+        ),
+      );
     }
     return;
   }
 
   const newest = rule(version, described, 'Transactions come newest first (date descending, then a stable tie-break)');
   const outOfOrder = list.findIndex((t, i) => i > 0 && t.date > list[i - 1]!.date);
-  collector.record(key('newest first'), outOfOrder < 0 ? undefined : http.failure(all, `transaction ${outOfOrder} (${list[outOfOrder]!.date}) is newer than the one before it (${list[outOfOrder - 1]!.date})`, newest), list.length);
+  collector.record(
+    key('newest first'),
+    outOfOrder < 0
+      ? undefined
+      : http.failure(
+          all,
+          `transaction ${outOfOrder} (${list[outOfOrder]!.date}) is newer than the one before it (${list[outOfOrder - 1]!.date})`,
+          newest,
+        ),
+    list.length,
+  );
 
   const caps = rule(version, described, '`count` (optional, 1 to 10000) caps how many are returned');
   for (const count of [...new Set([1, 5, Math.min(list.length - 1, 25)])]) {
     const page = await http.get(`${path}?count=${count}`, version);
     const got = Array.isArray(page.json) ? (page.json as Transaction[]) : undefined;
     const expected = Math.min(count, list.length);
-    collector.record(key('count honoured'), page.status === 200 && got?.length === expected ? undefined : http.failure(page, `count=${count} answered ${page.status} with ${got?.length ?? 'no'} transactions, expected ${expected}`, caps));
+    collector.record(
+      key('count honoured'),
+      page.status === 200 && got?.length === expected
+        ? undefined
+        : http.failure(page, `count=${count} answered ${page.status} with ${got?.length ?? 'no'} transactions, expected ${expected}`, caps),
+    );
   }
 
   const after = rule(version, described, 'the next call returns only transactions older than that one');
@@ -44,7 +66,11 @@ export async function checkPaging(http: Http, collector: Collector, version: Ver
     key('from_id continues strictly after that id'),
     next.status === 200 && JSON.stringify(continued) === JSON.stringify(wanted)
       ? undefined
-      : http.failure(next, `from_id=${cursor} (position ${at} of the unpaged list) answered ${next.status} with ${JSON.stringify(continued)}, expected the next ones ${JSON.stringify(wanted)}`, after),
+      : http.failure(
+          next,
+          `from_id=${cursor} (position ${at} of the unpaged list) answered ${next.status} with ${JSON.stringify(continued)}, expected the next ones ${JSON.stringify(wanted)}`,
+          after,
+        ),
   );
 
   const paged = rule(version, described, 'To page, pass the id of the last transaction received as `from_id`');

@@ -24,5 +24,3 @@ export function rule(document: DocumentName, pointer: string, words: string): st
   }
   return `${document} ${pointer}: “${squeeze(words)}”`;
 }
-
-export const escape = (path: string) => path.replace(/~/g, '~0').replace(/\//g, '~1');

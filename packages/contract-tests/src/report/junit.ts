@@ -39,7 +39,9 @@ function testsuiteNode(testsuite: Testsuite, extra: Node = {}): Node {
 
 /** The report as JUnit XML; a tool that could not run is an `<error>` testcase of its suite. */
 export function junitXml(report: ContractReport): string {
-  const suites = report.testsuites.map((testsuite) => testsuiteNode(testsuite, { properties: { property: [{ '@_name': 'document', '@_value': testsuite.document }] } }));
+  const suites = report.testsuites.map((testsuite) =>
+    testsuiteNode(testsuite, { properties: { property: [{ '@_name': 'document', '@_value': testsuite.document }] } }),
+  );
   for (const error of report.errors) {
     suites.push({
       '@_name': `${error.suite} setup`,
@@ -47,7 +49,13 @@ export function junitXml(report: ContractReport): string {
       '@_failures': 0,
       '@_errors': 1,
       '@_skipped': 0,
-      testcase: [{ '@_name': `${error.suite} ran`, '@_classname': `${error.suite}.setup`, error: { '@_message': xmlSafe(error.message.split('\n')[0]!), '#text': xmlSafe(error.message) } }],
+      testcase: [
+        {
+          '@_name': `${error.suite} ran`,
+          '@_classname': `${error.suite}.setup`,
+          error: { '@_message': xmlSafe(error.message.split('\n')[0]!), '#text': xmlSafe(error.message) },
+        },
+      ],
     });
   }
   const document = {

@@ -39,7 +39,8 @@ export function summaryMarkdown(report: ContractReport): string {
         `| ${c.document} | ${c.operations.called} of ${c.operations.total} | ${c.responses.observed} of ${c.responses.total} (${percent(c.responses.percent)}) |`,
     ),
   ];
-  if (report.options.minCoverage !== null) lines.push('', `Minimum: ${percent(report.options.minCoverage)} of the documented responses of each document tested.`);
+  if (report.options.minCoverage !== null)
+    lines.push('', `Minimum: ${percent(report.options.minCoverage)} of the documented responses of each document tested.`);
   const suites = [...new Set(report.testsuites.map((s) => s.suite))];
   for (const suite of suites) lines.push('', `## ${suite}`, '', ...suiteTable(report.testsuites.filter((s) => s.suite === suite)));
   const failed = report.testsuites.flatMap((s) => s.testcases.filter((t) => t.status === 'failed').map((t) => ({ s, t })));

@@ -20,6 +20,7 @@ export function failureText(failure: Failure): string {
 /** Characters XML 1.0 cannot carry (a fuzzer's NUL bytes, lone surrogates), written as escapes instead. */
 export function xmlSafe(text: string): string {
   return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters XML 1.0 cannot carry are what it finds.
     /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
