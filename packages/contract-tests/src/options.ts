@@ -68,7 +68,9 @@ export function programOf(): Command {
     .addOption(
       new Option('--only <suites>', `suites to run, comma-separated: ${SUITES.join(', ')}`).default([...SUITES], SUITES.join(',')).argParser(suitesOf),
     )
-    .addOption(new Option('--quick', 'a short run for pull requests: Schemathesis on the current version, examples and coverage phases; no Prism journeys'))
+    .addOption(
+      new Option('--quick', 'a short run for pull requests: Schemathesis on the current version, examples and coverage phases; no Prism journeys'),
+    )
     .addOption(
       new Option('--seed <seeds>', 'Schemathesis seeds, comma-separated; "random" draws one (printed)')
         .default(seedsOf(defaultSeeds), defaultSeeds)

