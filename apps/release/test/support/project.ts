@@ -24,24 +24,37 @@ export function cleanEnv(extra: Record<string, string> = {}, nodeDir?: string): 
 /** A new empty folder under the system's temporary directory, by its real path. */
 export const temporaryDir = async (prefix: string): Promise<string> => realpath(await mkdtemp(join(tmpdir(), prefix)));
 
+/** A packed package copied into a project: its name, its tarball's file name, and the `file:` spec that installs it. */
+export type CopiedTarball = { name: string; file: string; spec: string };
+
+/**
+ * Copies the tarballs of `names` and of the published packages they depend on into `<dir>/tarballs/`. Fails when
+ * `npm run release:pack` has not written one.
+ */
+export async function copyTarballs(dir: string, names: string[]): Promise<CopiedTarball[]> {
+  const packages = await withDependencies(await publishedPackages(), names);
+  await mkdir(join(dir, 'tarballs'), { recursive: true });
+  return Promise.all(
+    packages.map(async (entry) => {
+      const file = tarballName(entry);
+      assert.ok(existsSync(join(releaseDir, file)), `${file} is missing from dist/release: npm run release:pack`);
+      await copyFile(join(releaseDir, file), join(dir, 'tarballs', file));
+      return { name: entry.name, file, spec: `file:tarballs/${file}` };
+    }),
+  );
+}
+
 /**
  * Adds the tarballs of `names` and of the published packages they depend on to the project in `dir` (its
  * package.json made if missing) and runs `npm install` there.
  */
 export async function installPacked(dir: string, names: string[]): Promise<void> {
-  const packages = await withDependencies(await publishedPackages(), names);
-  await mkdir(join(dir, 'tarballs'), { recursive: true });
   const manifestPath = join(dir, 'package.json');
   const manifest = existsSync(manifestPath)
     ? (JSON.parse(await readFile(manifestPath, 'utf8')) as { dependencies?: Record<string, string> })
     : { name: 'aggregation-consumer', private: true, type: 'module' };
   const dependencies: Record<string, string> = { ...('dependencies' in manifest ? manifest.dependencies : {}) };
-  for (const entry of packages) {
-    const file = tarballName(entry);
-    assert.ok(existsSync(join(releaseDir, file)), `${file} is missing from dist/release: npm run release:pack`);
-    await copyFile(join(releaseDir, file), join(dir, 'tarballs', file));
-    dependencies[entry.name] = `file:tarballs/${file}`;
-  }
+  for (const tarball of await copyTarballs(dir, names)) dependencies[tarball.name] = tarball.spec;
   await writeFile(manifestPath, `${JSON.stringify({ ...manifest, dependencies }, null, 2)}\n`);
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--engine-strict=false'], {
     cwd: dir,
