@@ -140,10 +140,23 @@ func TestAPaymentGetsAKeyAndKeepsItAcrossRetries(t *testing.T) {
 	}
 }
 
-func TestPayeeCreationTakesNoKeyAndIsNotRetried(t *testing.T) {
+func TestAPayeeGetsAKeyAndKeepsItAcrossRetries(t *testing.T) {
 	a := &answering{answers: []int{503, 200}}
 	url, transport, _ := serve(t, a)
-	response, _ := (&http.Client{Transport: transport}).Post(url+"/accounts/acc_1/payees", "application/json", bytes.NewReader([]byte(`{}`)))
+	response, err := (&http.Client{Transport: transport}).Post(url+"/accounts/acc_1/payees", "application/json", bytes.NewReader([]byte(`{"name":"Ann"}`)))
+	if err != nil || response.StatusCode != 200 || len(a.requests) != 2 {
+		t.Fatalf("%v %v after %d", response, err, len(a.requests))
+	}
+	first, second := a.requests[0].Header.Get(IdempotencyKeyHeader), a.requests[1].Header.Get(IdempotencyKeyHeader)
+	if first == "" || second != first || a.bodies[1] != a.bodies[0] {
+		t.Fatalf("keys %q %q, bodies %q", first, second, a.bodies)
+	}
+}
+
+func TestAPostTheDescriptionGivesNoKeyTakesNoneAndIsNotRetried(t *testing.T) {
+	a := &answering{answers: []int{503, 200}}
+	url, transport, _ := serve(t, a)
+	response, _ := (&http.Client{Transport: transport}).Post(url+"/sandbox/enrollments", "application/json", bytes.NewReader([]byte(`{}`)))
 	if response.StatusCode != 503 || len(a.requests) != 1 || a.requests[0].Header.Get(IdempotencyKeyHeader) != "" {
 		t.Fatalf("%d after %d requests", response.StatusCode, len(a.requests))
 	}
