@@ -16,8 +16,10 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 const idempotencyKeyOf = (c: AppContext) => c.get('params')['Idempotency-Key'] as string | undefined;
 
-function markReplayed(c: AppContext, result: Idempotent<unknown>): void {
+/** The resource a keyed request answers with, the answer marked when it is a replay. */
+function keyedBody<Body>(c: AppContext, result: Idempotent<Body>): Body {
   if (result.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  return result.body;
 }
 
 // Payees and payments check the institution on the account they use; they do not set off the
@@ -26,13 +28,9 @@ export const paymentHandlers = {
   createPayee: {
     handle: async (c, runtime) => {
       const account = await pathAccount(c, runtime, { reachesInstitution: true });
-      const key = idempotencyKeyOf(c);
-      const base = c.get('base');
-      const present = (row: PayeeRow) => presentPayee(base, row);
-      const result = await createPayee(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayee'), key, present);
-      if ('connect_token' in result) return answer.json(c, runtime, 'createPayee', 200, result);
-      markReplayed(c, result);
-      return answer.json(c, runtime, 'createPayee', 200, result.body);
+      const present = (row: PayeeRow) => presentPayee(c.get('base'), row);
+      const result = await createPayee(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayee'), idempotencyKeyOf(c), present);
+      return answer.json(c, runtime, 'createPayee', 200, 'connect_token' in result ? result : keyedBody(c, result));
     },
   },
 
@@ -47,13 +45,10 @@ export const paymentHandlers = {
   createPayment: {
     handle: async (c, runtime) => {
       const account = await pathAccount(c, runtime, { reachesInstitution: true });
-      const key = idempotencyKeyOf(c);
-      const base = c.get('base');
-      const present = (row: PaymentRow) => presentPayment(base, row);
-      const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), key, present);
+      const present = (row: PaymentRow) => presentPayment(c.get('base'), row);
+      const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), idempotencyKeyOf(c), present);
       if ('connect_token' in result) return answer.json(c, runtime, 'createPayment', 200, result);
-      markReplayed(c, result);
-      return answer.json(c, runtime, 'createPayment', 202, result.body);
+      return answer.json(c, runtime, 'createPayment', 202, keyedBody(c, result));
     },
   },
 
