@@ -48,7 +48,7 @@ function smokeSteps(program: () => Promise<[string, string[], NodeJS.ProcessEnv?
   let output: Promise<string> | undefined;
   const runOnce = () =>
     (output ??= program().then(([file, args, env]) =>
-      run(file, args, { env: { ...process.env, ...env, API_URL: sandbox().url }, timeoutMs: 120_000 }).then(
+      run(file, args, { env: { ...process.env, ...env, AGGREGATION_BASE_URL: sandbox().url }, timeoutMs: 120_000 }).then(
         ({ stdout }) => stdout,
         // A failed step makes the program exit non-zero; its lines still tell which one.
         (error: unknown) => (error instanceof RunError ? error.stdout : Promise.reject(error)),

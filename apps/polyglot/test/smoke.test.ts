@@ -25,7 +25,7 @@ describe('smoke programs of the generated clients', () => {
   it.skipIf(noPython)('Python: enroll, list accounts, page transactions, read a 404 as Error', async () => {
     assert.ok(existsSync(join(pythonClientDir, 'aggregation_client')), 'no Python client: run npm run generate:clients');
     const { stdout } = await run(venvPython, [join(packageDir, 'smoke', 'python', 'smoke.py')], {
-      env: venvEnv({ API_URL: sandbox.url, PYTHONPATH: pythonClientDir }),
+      env: venvEnv({ AGGREGATION_BASE_URL: sandbox.url, PYTHONPATH: pythonClientDir }),
     });
     assert.match(stdout, /^python smoke: ok: \d+ accounts, \d+ transactions .* unknown account: 404 not_found$/m);
   });
@@ -34,7 +34,7 @@ describe('smoke programs of the generated clients', () => {
     assert.ok(existsSync(join(goClientDir, 'client.gen.go')), 'no Go client: run npm run generate:clients');
     const binary = join(artifactsDir, 'bin', 'go-smoke');
     await run(toolchain.go!, ['build', '-o', binary, '.'], { cwd: goSmokeDir });
-    const { stdout } = await run(binary, [], { env: { ...process.env, API_URL: sandbox.url } });
+    const { stdout } = await run(binary, [], { env: { ...process.env, AGGREGATION_BASE_URL: sandbox.url } });
     assert.match(stdout, /^go smoke: ok: \d+ accounts, \d+ transactions .* unknown account: 404 not_found$/m);
   });
 });

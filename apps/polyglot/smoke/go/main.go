@@ -1,4 +1,4 @@
-// Smoke program of the generated Go client against a running sandbox server (API_URL): enrolls a sandbox
+// Smoke program of the generated Go client against a running sandbox server (AGGREGATION_BASE_URL): enrolls a sandbox
 // user, lists the accounts, pages through the transactions with count and from_id, and reads a 404 as the
 // Error schema. Exits non-zero on the first thing that is not as the description says.
 package main
@@ -43,9 +43,9 @@ func enroll(baseURL string) string {
 }
 
 func main() {
-	baseURL := os.Getenv("API_URL")
+	baseURL := os.Getenv("AGGREGATION_BASE_URL")
 	if baseURL == "" {
-		fail("set API_URL to the server's base URL")
+		fail("set AGGREGATION_BASE_URL to the server's base URL")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

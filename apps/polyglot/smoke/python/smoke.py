@@ -1,4 +1,4 @@
-"""Smoke program of the generated Python client against a running sandbox server (API_URL).
+"""Smoke program of the generated Python client against a running sandbox server (AGGREGATION_BASE_URL).
 
 Enrolls a sandbox user, lists the accounts, pages through the transactions with count and from_id, and
 reads a 404 as the Error schema. Exits non-zero on the first thing that is not as the description says.
@@ -35,7 +35,7 @@ def enroll(base_url: str) -> str:
 
 
 def main() -> None:
-    base_url = os.environ.get("API_URL") or fail("set API_URL to the server's base URL")
+    base_url = os.environ.get("AGGREGATION_BASE_URL") or fail("set AGGREGATION_BASE_URL to the server's base URL")
     token = enroll(base_url)
     # HTTP Basic with the token as the username, and the version pinned on every request.
     client = Client(

@@ -1,5 +1,5 @@
 // Smoke program of openapi-generator's java client (its default library, okhttp-gson) against a running sandbox
-// server (API_URL).
+// server (AGGREGATION_BASE_URL).
 // Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when a
 // step failed. Run with the source launcher on the generated client's classpath: `java -cp <classpath> Smoke.java`.
 import com.google.gson.JsonObject;
@@ -43,8 +43,8 @@ public class Smoke {
   }
 
   public static void main(String[] args) throws Exception {
-    String baseUrl = System.getenv("API_URL");
-    if (baseUrl == null) throw new IllegalArgumentException("set API_URL to the server's base URL");
+    String baseUrl = System.getenv("AGGREGATION_BASE_URL");
+    if (baseUrl == null) throw new IllegalArgumentException("set AGGREGATION_BASE_URL to the server's base URL");
 
     // The sandbox control API is a separate document: plain HTTP is enough here.
     HttpResponse<String> enrolled = HttpClient.newHttpClient().send(

@@ -1,4 +1,4 @@
-"""Smoke program of openapi-generator's python client against a running sandbox server (API_URL).
+"""Smoke program of openapi-generator's python client against a running sandbox server (AGGREGATION_BASE_URL).
 
 Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when a
 step failed. Run in a virtualenv where the generated package `aggregation_openapi_client` is installed.
@@ -53,7 +53,7 @@ def enroll(base_url):
 
 
 def main():
-    base_url = os.environ.get("API_URL") or sys.exit("set API_URL to the server's base URL")
+    base_url = os.environ.get("AGGREGATION_BASE_URL") or sys.exit("set AGGREGATION_BASE_URL to the server's base URL")
     # HTTP Basic with the token as the username and an empty password.
     configuration = Configuration(host=base_url, username=enroll(base_url), password="")
     with ApiClient(configuration) as client:

@@ -1,4 +1,4 @@
-// Smoke program of openapi-generator's typescript-fetch client against a running sandbox server (API_URL).
+// Smoke program of openapi-generator's typescript-fetch client against a running sandbox server (AGGREGATION_BASE_URL).
 // Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when
 // a step failed. Compiled with the generated sources by the tests (see apps/polyglot/README.md).
 import {
@@ -12,8 +12,8 @@ import {
 } from '../../../../../clients/openapi-generator/typescript-fetch/src';
 
 const PAGE_SIZE = 25;
-const baseUrl = process.env.API_URL;
-if (!baseUrl) throw new Error('set API_URL to the server base URL');
+const baseUrl = process.env.AGGREGATION_BASE_URL;
+if (!baseUrl) throw new Error('set AGGREGATION_BASE_URL to the server base URL');
 
 let failed = false;
 async function step(name: string, body: () => Promise<string>): Promise<void> {
