@@ -50,7 +50,7 @@ func withRetryTransport(set func(*RetryTransport)) ClientOption {
 }
 
 // NewAuthenticatedClient is NewClientWithResponses with WithToken, sending through a RetryTransport (retries that
-// honour Retry-After, an Idempotency-Key on each payment, a timeout per attempt): the typed client of every operation.
+// honour Retry-After, an Idempotency-Key on each payment and payee, a timeout per attempt): the typed client of every operation.
 func NewAuthenticatedClient(server, token string, opts ...ClientOption) (*ClientWithResponses, error) {
 	defaults := []ClientOption{WithToken(token), WithHTTPClient(&http.Client{Transport: NewRetryTransport(nil)})}
 	return NewClientWithResponses(server, append(defaults, opts...)...)

@@ -39,8 +39,8 @@ var keyedPatterns = func() []*regexp.Regexp {
 // Idempotency-Key, on 429, 502, 503, 504 and when no response came, up to MaxRetries times: after Retry-After when
 // the service sends it (a longer one than MaxRetryAfter is not waited for: the answer is returned as it is), else
 // after a jittered exponential backoff. Each retry sends the same request again, headers and body included. A POST
-// whose operation declares the Idempotency-Key header in the description (a payment) gets a fresh key when it has
-// none. Each attempt waits at most Timeout for the response's status and headers.
+// whose operation declares the Idempotency-Key header in the description (a payment, a payee) gets a fresh key when
+// it has none. Each attempt waits at most Timeout for the response's status and headers.
 type RetryTransport struct {
 	// Base sends each attempt. Default: a copy of http.DefaultTransport whose ResponseHeaderTimeout is Timeout.
 	Base          http.RoundTripper

@@ -124,26 +124,28 @@ func TestRetriesAreBoundedPerClientAndPerCall(t *testing.T) {
 	}
 }
 
-func TestAPaymentGetsAKeyAndKeepsItAcrossRetries(t *testing.T) {
-	a := &answering{answers: []int{502, 202}}
-	url, transport, _ := serve(t, a)
-	response, err := (&http.Client{Transport: transport}).Post(url+"/accounts/acc_1/payments", "application/json", bytes.NewReader([]byte(`{"amount":"1.00"}`)))
-	if err != nil || response.StatusCode != 202 || len(a.requests) != 2 {
-		t.Fatalf("%v %v after %d", response, err, len(a.requests))
-	}
-	first, second := a.requests[0].Header.Get(IdempotencyKeyHeader), a.requests[1].Header.Get(IdempotencyKeyHeader)
-	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(first) || second != first {
-		t.Fatalf("keys %q %q", first, second)
-	}
-	if a.bodies[0] != `{"amount":"1.00"}` || a.bodies[1] != a.bodies[0] {
-		t.Fatalf("bodies %q", a.bodies)
+func TestAPaymentOrPayeeGetsAKeyAndKeepsItAcrossRetries(t *testing.T) {
+	for path, status := range map[string]int{"/accounts/acc_1/payments": 202, "/accounts/acc_1/payees": 200} {
+		a := &answering{answers: []int{502, status}}
+		url, transport, _ := serve(t, a)
+		response, err := (&http.Client{Transport: transport}).Post(url+path, "application/json", bytes.NewReader([]byte(`{"amount":"1.00"}`)))
+		if err != nil || response.StatusCode != status || len(a.requests) != 2 {
+			t.Fatalf("%s: %v %v after %d", path, response, err, len(a.requests))
+		}
+		first, second := a.requests[0].Header.Get(IdempotencyKeyHeader), a.requests[1].Header.Get(IdempotencyKeyHeader)
+		if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(first) || second != first {
+			t.Fatalf("%s: keys %q %q", path, first, second)
+		}
+		if a.bodies[0] != `{"amount":"1.00"}` || a.bodies[1] != a.bodies[0] {
+			t.Fatalf("%s: bodies %q", path, a.bodies)
+		}
 	}
 }
 
-func TestPayeeCreationTakesNoKeyAndIsNotRetried(t *testing.T) {
+func TestAPostTheDescriptionGivesNoKeyTakesNoneAndIsNotRetried(t *testing.T) {
 	a := &answering{answers: []int{503, 200}}
 	url, transport, _ := serve(t, a)
-	response, _ := (&http.Client{Transport: transport}).Post(url+"/accounts/acc_1/payees", "application/json", bytes.NewReader([]byte(`{}`)))
+	response, _ := (&http.Client{Transport: transport}).Post(url+"/sandbox/enrollments", "application/json", bytes.NewReader([]byte(`{}`)))
 	if response.StatusCode != 503 || len(a.requests) != 1 || a.requests[0].Header.Get(IdempotencyKeyHeader) != "" {
 		t.Fatalf("%d after %d requests", response.StatusCode, len(a.requests))
 	}

@@ -5,7 +5,7 @@ const client = createClient({
   token: process.env.AGGREGATION_TOKEN!,
   baseUrl: process.env.AGGREGATION_BASE_URL,
   timeout: 10_000, // ms per attempt
-  maxRetries: 3, // reads, deletes and payments (they carry an Idempotency-Key)
+  maxRetries: 3, // reads, deletes, payees and payments (they carry an Idempotency-Key)
   logLevel: 'info', // or AGGREGATION_LOG=info; a line per call and per retry, never the token
 });
 

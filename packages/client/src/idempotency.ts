@@ -15,7 +15,10 @@ type KeyedIn<V extends Version> = {
 /** The path templates of the POSTs that declare an `Idempotency-Key`, in any version. */
 export type IdempotencyKeyedPost = { [V in Version]: KeyedIn<V> }[Version];
 
-export const idempotencyKeyedPosts = ['/accounts/{account_id}/payments'] as const satisfies readonly IdempotencyKeyedPost[];
+export const idempotencyKeyedPosts = [
+  '/accounts/{account_id}/payees',
+  '/accounts/{account_id}/payments',
+] as const satisfies readonly IdempotencyKeyedPost[];
 
 // `/accounts/{account_id}/payments` → a pattern matching the end of a request's path, under any base URL's prefix.
 const keyedPatterns = idempotencyKeyedPosts.map((template) => new RegExp(`${template.replace(/\{[^}]+\}/g, '[^/]+')}$`));

@@ -21,7 +21,7 @@ export type CallOptions = {
   /** Retries after the first attempt, over the client's `maxRetries`; 0 sends once. */
   maxRetries?: number;
   /**
-   * The `Idempotency-Key` of a POST that takes one (payments), instead of a fresh one: pass an earlier call's key to
+   * The `Idempotency-Key` of a POST that takes one (payees, payments), instead of a fresh one: pass an earlier call's key to
    * repeat that same request. Other operations take no key and send none.
    */
   idempotencyKey?: string;

@@ -237,12 +237,27 @@ describe('retries of payments', () => {
     assert.notEqual(keys[0], keys[1]);
   });
 
-  it('payee creation, whose description declares no Idempotency-Key, is sent without one and never retried', async () => {
-    const { client, calls } = setup(() => apiError(503, 'unavailable'));
+  it('a payee is created with a key of its own, retried with it, or with the key given', async () => {
     const payee = { scheme: 'zelle', address: 'ann@example.com', name: 'Ann', type: 'person' } as const;
-    await assert.rejects(client.payees.create('acc_1', payee, { idempotencyKey: 'ignored' }), ServiceUnavailableError);
-    assert.equal(calls.length, 1);
-    assert.equal(calls[0]?.headers.get('Idempotency-Key'), null);
+    const created = { ...payee, account_id: 'acc_1', links: { account: `${baseUrl}/accounts/acc_1` } };
+    const { client, calls } = setup((_, i) => (i === 0 ? apiError(503, 'unavailable') : json(created)));
+    const result = await client.payees.create('acc_1', payee);
+    assert.equal(result.kind, 'payee');
+    const keys = calls.map((c) => c.headers.get('Idempotency-Key'));
+    assert.equal(keys.length, 2);
+    assert.match(keys[0] ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal(keys[1], keys[0]);
+    assert.equal(calls[1]?.body, calls[0]?.body);
+    await client.payees.create('acc_1', payee, { idempotencyKey: 'payee-key' });
+    assert.equal(calls[2]?.headers.get('Idempotency-Key'), 'payee-key');
+  });
+
+  it('a POST without an Idempotency-Key is never retried', async () => {
+    const fake = fakeFetch(() => apiError(503, 'unavailable'));
+    const fetch = createRetryingFetch(fake.fetch, { sleep: async () => {} });
+    const response = await fetch(new Request(`${baseUrl}/sandbox/enrollments`, { method: 'POST', body: '{}' }));
+    assert.equal(response.status, 503);
+    assert.equal(fake.calls.length, 1);
   });
 
   it('a payment sent through raw gets a key of its own and is retried with it', async () => {
@@ -259,7 +274,7 @@ describe('retries of payments', () => {
   });
 
   it('only the POSTs the description gives an Idempotency-Key are listed', () => {
-    assert.deepEqual(idempotencyKeyedPosts, ['/accounts/{account_id}/payments']);
+    assert.deepEqual(idempotencyKeyedPosts, ['/accounts/{account_id}/payees', '/accounts/{account_id}/payments']);
   });
 });
 

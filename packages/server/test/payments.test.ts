@@ -256,6 +256,92 @@ for (const kind of await storeKinds()) {
       assert.equal(reply.status, 422);
       assert.ok(reply.body.error.params['Idempotency-Key']);
     });
+
+    // Payees keep their keys as payments do, in an enrollment of their own.
+    describe('payees', () => {
+      let payer: { token: string; account: string };
+      beforeAll(async () => {
+        const created = await t.enroll();
+        payer = { token: created.token, account: created.accounts[0].id };
+      });
+
+      const addPayee = (key: string | undefined, json: unknown, extra: Record<string, string> = {}) =>
+        t.call('POST', `/accounts/${payer.account}/payees`, {
+          token: payer.token,
+          json,
+          headers: { ...(key === undefined ? {} : { 'idempotency-key': key }), ...extra },
+        });
+      /** The name the account knows the payee by: a payment to its address alone uses it. */
+      const storedName = async (address: string) => {
+        const reply = await t.call('POST', `/accounts/${payer.account}/payments`, {
+          token: payer.token,
+          json: { amount: '0.01', memo: 'Which name', payee: { scheme: 'zelle', address } },
+        });
+        assert.equal(reply.status, 202, reply.text);
+        return reply.body.payee.name as string;
+      };
+
+      test('same key and body: the stored response again, nothing created twice', async () => {
+        const body = { ...payee, address: 'replayed@example.com' };
+        const first = await addPayee('payee-1', body);
+        assert.equal(first.status, 200);
+        assert.equal(first.headers.get('idempotent-replayed'), null, 'the request that created the payee is no replay');
+        // Renamed since by a request without a key: a replay must not write the first body again.
+        assert.equal((await addPayee(undefined, { ...body, name: 'Renamed' })).status, 200);
+        const second = await addPayee('payee-1', body);
+        assert.equal(second.status, 200);
+        assert.equal(second.headers.get('idempotent-replayed'), 'true');
+        assert.deepEqual(second.body, first.body);
+        const old = await addPayee('payee-1', body, { 'service-version': '2019-07-01' });
+        assert.equal(old.headers.get('idempotent-replayed'), 'true');
+        assert.deepEqual(old.body, first.body);
+        assert.equal(await storedName(body.address), 'Renamed');
+      });
+
+      test('same key, different body: 422 idempotency_key_reused, and nothing written', async () => {
+        const reply = await addPayee('payee-1', { ...payee, address: 'replayed@example.com', name: 'Other' });
+        assert.equal(reply.status, 422);
+        assert.equal(reply.body.error.code, 'idempotency_key_reused');
+        assert.equal(await storedName('replayed@example.com'), 'Renamed');
+      });
+
+      test("a payment's key is not a payee's", async () => {
+        const paid = await t.call('POST', `/accounts/${payer.account}/payments`, {
+          token: payer.token,
+          json: { amount: '1', memo: 'Keyed', payee },
+          headers: { 'idempotency-key': 'shared-key' },
+        });
+        assert.equal(paid.status, 202);
+        const reply = await addPayee('shared-key', payee);
+        assert.equal(reply.status, 422);
+        assert.equal(reply.body.error.code, 'idempotency_key_reused');
+      });
+
+      test('an MFA challenge is not stored under the key', async () => {
+        const body = { ...payee, address: 'after.mfa@example.com' };
+        const mfa = await addPayee('payee-mfa', { ...body, name: 'mfa' });
+        assert.deepEqual(Object.keys(mfa.body), ['connect_token']);
+        const real = await addPayee('payee-mfa', body);
+        assert.equal(real.status, 200);
+        assert.equal(real.body.name, body.name);
+        assert.equal(real.headers.get('idempotent-replayed'), null);
+      });
+
+      test('many concurrent requests with one key have one effect; another token has its own keys', async () => {
+        const body = { ...payee, address: 'concurrent@example.com' };
+        const replies = await Promise.all(Array.from({ length: 50 }, () => addPayee('payee-concurrent', body)));
+        assert.ok(replies.every((reply) => reply.status === 200));
+        assert.ok(replies.every((reply) => JSON.stringify(reply.body) === JSON.stringify(replies[0]!.body)));
+        assert.equal(replies.filter((reply) => reply.headers.get('idempotent-replayed') === null).length, 1, 'exactly one request created it');
+        const elsewhere = await t.call('POST', `/accounts/${checking.id}/payees`, {
+          token,
+          json: body,
+          headers: { 'idempotency-key': 'payee-concurrent' },
+        });
+        assert.equal(elsewhere.status, 200);
+        assert.equal(elsewhere.headers.get('idempotent-replayed'), null);
+      });
+    });
   });
 }
 

@@ -133,25 +133,26 @@ class Retries(unittest.TestCase):
         self.assertEqual(client_over(answering, waits).get("/accounts").status_code, 429)
         self.assertEqual(waits, [])
 
-    def test_a_payment_gets_a_key_and_keeps_it_across_retries(self) -> None:
-        waits: list[float] = []
-        answering = Answering(502, 202)
-        response = client_over(answering, waits).post("/accounts/acc_1/payments", json={"amount": "1.00"})
-        self.assertEqual(response.status_code, 202)
-        keys = [request.headers.get("Idempotency-Key") for request in answering.requests]
-        self.assertEqual(len(keys), 2)
-        self.assertRegex(keys[0] or "", r"^[0-9a-f-]{36}$")
-        self.assertEqual(keys[1], keys[0])
-        self.assertEqual(answering.requests[1].content, answering.requests[0].content)
+    def test_a_payment_or_payee_gets_a_key_and_keeps_it_across_retries(self) -> None:
+        for path, status in (("/accounts/acc_1/payments", 202), ("/accounts/acc_1/payees", 200)):
+            with self.subTest(path=path):
+                answering = Answering(502, status)
+                response = client_over(answering, []).post(path, json={"amount": "1.00"})
+                self.assertEqual(response.status_code, status)
+                keys = [request.headers.get("Idempotency-Key") for request in answering.requests]
+                self.assertEqual(len(keys), 2)
+                self.assertRegex(keys[0] or "", r"^[0-9a-f-]{36}$")
+                self.assertEqual(keys[1], keys[0])
+                self.assertEqual(answering.requests[1].content, answering.requests[0].content)
 
     def test_a_key_given_is_kept(self) -> None:
         answering = Answering(200)
         client_over(answering, []).post("/accounts/acc_1/payments", json={}, headers={"Idempotency-Key": "mine"})
         self.assertEqual(answering.requests[0].headers["Idempotency-Key"], "mine")
 
-    def test_payee_creation_takes_no_key_and_is_never_retried(self) -> None:
+    def test_a_post_the_description_gives_no_key_takes_none_and_is_never_retried(self) -> None:
         answering = Answering(503, 200)
-        response = client_over(answering, []).post("/accounts/acc_1/payees", json={})
+        response = client_over(answering, []).post("/sandbox/enrollments", json={})
         self.assertEqual(response.status_code, 503)
         self.assertEqual(len(answering.requests), 1)
         self.assertNotIn("Idempotency-Key", answering.requests[0].headers)

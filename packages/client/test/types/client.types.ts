@@ -170,7 +170,7 @@ export async function webhooks(rawBody: string, header: string) {
 // src/idempotency.ts `satisfies` the derived union, and here the union is no wider than the list.
 export function idempotencyKeyedPostsAreTheDescriptions() {
   assert<Equal<IdempotencyKeyedPost, (typeof idempotencyKeyedPosts)[number]>>();
-  assert<Equal<IdempotencyKeyedPost, '/accounts/{account_id}/payments'>>();
+  assert<Equal<IdempotencyKeyedPost, '/accounts/{account_id}/payees' | '/accounts/{account_id}/payments'>>();
 }
 
 export async function callOptions() {

@@ -1,17 +1,16 @@
 // Payees and Zelle payments. A payment debits the payer account at once (ledger, available
-// and a posted transaction) in the transaction that stores it and its idempotency key.
-import { createHash } from 'node:crypto';
+// and a posted transaction) in the transaction that stores it and its idempotency key; a payee
+// is written in the transaction that stores its key.
 import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos } from '../storage/store.ts';
-import { UniqueViolation } from '../storage/store.ts';
 import { availableOf } from './balances.ts';
-import { dayOf, enrollmentNow } from './clock.ts';
-import { type Deps, transactFor } from './context.ts';
+import { dayOf } from './clock.ts';
+import type { Deps } from './context.ts';
 import { ApiError, notFound, unprocessable } from './errors.ts';
+import { type Idempotent, onceUnderKey, requestHash } from './idempotency.ts';
 import { newConnectToken, newId, newPaymentReference } from './ids.ts';
 import { formatCents, parseAmount } from './money.ts';
 import { keysetRows } from './paging.ts';
 
-export const IDEMPOTENCY_RETENTION_MS = 72 * 60 * 60 * 1000;
 /** Sandbox trigger: a payee name or payment memo of `mfa` answers with an MFA challenge. */
 export const MFA_TRIGGER = 'mfa';
 
@@ -59,49 +58,26 @@ export function normalizeAddress(address: string): string | undefined {
 
 const badAddress = (field: string) => unprocessable({ [field]: ['must be an email address or a US mobile phone number'] });
 
-export async function createPayee(deps: Deps, enrollment: EnrollmentRow, account: AccountRow, input: PayeeInput): Promise<PayeeRow | MfaChallenge> {
+/** Creates (or updates) a payee; `present` gives the answer to keep under the Idempotency-Key with it. */
+export async function createPayee<Body>(
+  deps: Deps,
+  enrollment: EnrollmentRow,
+  account: AccountRow,
+  input: PayeeInput,
+  idempotencyKey: string | undefined,
+  present: (payee: PayeeRow) => Body,
+): Promise<Idempotent<Body> | MfaChallenge> {
   requirePayments(account);
   const address = normalizeAddress(input.address);
   if (!address) throw badAddress('address');
+  // As for payments: an MFA answer creates nothing and is not stored under the key.
   if (input.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
-  return transactFor(deps, enrollment.id, async (tx) => {
-    const row: PayeeRow = {
-      account_id: account.id,
-      scheme: input.scheme,
-      address,
-      name: input.name,
-      type: input.type,
-      created_at: enrollmentNow(deps.now, enrollment),
-    };
-    await tx.payees.upsert(row);
-    return (await tx.payees.get(account.id, input.scheme, address))!;
+  const request = { enrollment, key: idempotencyKey, hash: requestHash(`${account.id}/payees`, input), status: 200 };
+  return onceUnderKey(deps, request, async (tx, now) => {
+    await tx.payees.upsert({ account_id: account.id, scheme: input.scheme, address, name: input.name, type: input.type, created_at: now });
+    return present((await tx.payees.get(account.id, input.scheme, address))!);
   });
 }
-
-export interface PaymentOutcome<Body> {
-  status: 202;
-  /** The presented payment: what the Idempotency-Key keeps and answers again. */
-  body: Body;
-  /** The stored answer of an earlier request with the same Idempotency-Key: no payment was made now. */
-  replayed: boolean;
-}
-
-/** Canonical JSON (sorted keys): the same body in JSON or form encoding hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-const requestHash = (accountId: string, input: PaymentInput): string =>
-  createHash('sha256')
-    .update(`${accountId}\n${canonical(input)}`)
-    .digest('hex');
 
 /** Makes a payment; `present` gives the answer to keep under the Idempotency-Key with it. */
 export async function createPayment<Body>(
@@ -111,7 +87,7 @@ export async function createPayment<Body>(
   input: PaymentInput,
   idempotencyKey: string | undefined,
   present: (payment: PaymentRow) => Body,
-): Promise<PaymentOutcome<Body> | MfaChallenge> {
+): Promise<Idempotent<Body> | MfaChallenge> {
   requirePayments(account);
   const cents = parseAmount(input.amount);
   if (!(cents > 0)) throw unprocessable({ amount: ['must be greater than zero'] });
@@ -119,48 +95,8 @@ export async function createPayment<Body>(
   if (!address) throw badAddress('payee.address');
   // MFA answers make no payment and are not stored under the key: the client repeats the request after MFA.
   if (input.memo === MFA_TRIGGER || input.payee.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
-
-  const hash = requestHash(account.id, input);
-  const attempt = () =>
-    transactFor(deps, enrollment.id, async (tx) => {
-      await tx.enrollments.getForUpdate(enrollment.id);
-      const now = enrollmentNow(deps.now, enrollment);
-      if (idempotencyKey !== undefined) {
-        const stored = await tx.idempotency.get(enrollment.id, idempotencyKey);
-        if (stored && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS) {
-          await tx.idempotency.delete(enrollment.id, idempotencyKey);
-        } else if (stored) {
-          if (stored.request_hash !== hash) {
-            throw new ApiError(
-              422,
-              'idempotency_key_reused',
-              'This Idempotency-Key was already used with a different request; use a new key for a new payment.',
-            );
-          }
-          return { status: 202 as const, body: JSON.parse(stored.response) as Body, replayed: true };
-        }
-      }
-      const payment = await makePayment(tx, account, input, cents, address, now);
-      const body = present(payment);
-      if (idempotencyKey !== undefined) {
-        await tx.idempotency.insert({
-          scope: enrollment.id,
-          key: idempotencyKey,
-          request_hash: hash,
-          status: 202,
-          response: JSON.stringify(body),
-          created_at: now,
-        });
-      }
-      return { status: 202 as const, body, replayed: false };
-    });
-  try {
-    return await attempt();
-  } catch (error) {
-    // Another writer stored the same key first (a concurrent request): answer from its record.
-    if (error instanceof UniqueViolation) return attempt();
-    throw error;
-  }
+  const request = { enrollment, key: idempotencyKey, hash: requestHash(account.id, input), status: 202 };
+  return onceUnderKey(deps, request, async (tx, now) => present(await makePayment(tx, account, input, cents, address, now)));
 }
 
 async function makePayment(tx: Repos, account: AccountRow, input: PaymentInput, cents: number, address: string, now: number): Promise<PaymentRow> {

@@ -1,7 +1,9 @@
 // Payees and Zelle payments.
+import type { Idempotent } from '../../domain/idempotency.ts';
 import { createPayee, createPayment, listPayments, paymentOf, requirePayments, SCHEMES } from '../../domain/payments.ts';
-import type { PaymentRow } from '../../storage/store.ts';
+import type { PayeeRow, PaymentRow } from '../../storage/store.ts';
 import { answer } from '../answer.ts';
+import type { AppContext } from '../env.ts';
 import { presentPayee, presentPayment } from '../present.ts';
 import { apiBody } from '../respond.ts';
 import { pathAccount } from './accounts.ts';
@@ -9,8 +11,16 @@ import type { ApiHandlers } from './types.ts';
 
 /** Payment lists up to this length are rendered whole (and may be replayed); longer ones are streamed. */
 const WHOLE_LIST_MAX = 100;
-/** On the stored answer of a repeated Idempotency-Key, so that a client can tell it made no second payment. */
+/** On the stored answer of a repeated Idempotency-Key, so that a client can tell nothing was created twice. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+const idempotencyKeyOf = (c: AppContext) => c.get('params')['Idempotency-Key'] as string | undefined;
+
+/** The resource a keyed request answers with, the answer marked when it is a replay. */
+function keyedBody<Body>(c: AppContext, result: Idempotent<Body>): Body {
+  if (result.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  return result.body;
+}
 
 // Payees and payments check the institution on the account they use; they do not set off the
 // users that disconnect at their first data request.
@@ -18,9 +28,9 @@ export const paymentHandlers = {
   createPayee: {
     handle: async (c, runtime) => {
       const account = await pathAccount(c, runtime, { reachesInstitution: true });
-      const result = await createPayee(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayee'));
-      const body = 'connect_token' in result ? result : presentPayee(c.get('base'), result);
-      return answer.json(c, runtime, 'createPayee', 200, body);
+      const present = (row: PayeeRow) => presentPayee(c.get('base'), row);
+      const result = await createPayee(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayee'), idempotencyKeyOf(c), present);
+      return answer.json(c, runtime, 'createPayee', 200, 'connect_token' in result ? result : keyedBody(c, result));
     },
   },
 
@@ -35,13 +45,10 @@ export const paymentHandlers = {
   createPayment: {
     handle: async (c, runtime) => {
       const account = await pathAccount(c, runtime, { reachesInstitution: true });
-      const key = c.get('params')['Idempotency-Key'] as string | undefined;
-      const base = c.get('base');
-      const present = (row: PaymentRow) => presentPayment(base, row);
-      const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), key, present);
+      const present = (row: PaymentRow) => presentPayment(c.get('base'), row);
+      const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), idempotencyKeyOf(c), present);
       if ('connect_token' in result) return answer.json(c, runtime, 'createPayment', 200, result);
-      if (result.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      return answer.json(c, runtime, 'createPayment', 202, result.body);
+      return answer.json(c, runtime, 'createPayment', 202, keyedBody(c, result));
     },
   },
 

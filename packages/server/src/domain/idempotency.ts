@@ -1,0 +1,91 @@
+// Idempotency-Key: a request that creates something (a payment, a payee) is kept under its key, per enrollment (so per
+// token), for 72 hours by the enrollment clock. The same key and body answer the stored response again; another body
+// is a 422; concurrent requests with one key have one effect (the enrollment's row lock, then the key's uniqueness).
+import { createHash } from 'node:crypto';
+import type { EnrollmentRow, Repos } from '../storage/store.ts';
+import { UniqueViolation } from '../storage/store.ts';
+import { enrollmentNow } from './clock.ts';
+import { type Deps, transactFor } from './context.ts';
+import { ApiError } from './errors.ts';
+
+export const IDEMPOTENCY_RETENTION_MS = 72 * 60 * 60 * 1000;
+
+export interface Idempotent<Body> {
+  /** The presented resource: what the key keeps and answers again. */
+  body: Body;
+  /** The stored answer of an earlier request with the same key: nothing was created now. */
+  replayed: boolean;
+}
+
+/** Canonical JSON (sorted keys): the same body in JSON or form encoding hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * What a key is compared on: the request's target and its parsed body. Each operation names its target differently
+ * (payments the account id, payees `<account id>/payees`), so a key used on one is refused on the other.
+ */
+export const requestHash = (target: string, input: unknown): string =>
+  createHash('sha256')
+    .update(`${target}\n${canonical(input)}`)
+    .digest('hex');
+
+export interface KeyedRequest {
+  enrollment: EnrollmentRow;
+  key: string | undefined;
+  hash: string;
+  /** The status of the answer the key keeps. */
+  status: number;
+}
+
+/**
+ * Runs `create` once per key: in one transaction with the key's record, so that the effect and the stored answer are
+ * committed together. Without a key it simply runs. `create` receives the enrollment clock's time.
+ */
+export async function onceUnderKey<Body>(
+  deps: Deps,
+  request: KeyedRequest,
+  create: (tx: Repos, now: number) => Promise<Body>,
+): Promise<Idempotent<Body>> {
+  const { enrollment, key, hash, status } = request;
+  const attempt = () =>
+    transactFor(deps, enrollment.id, async (tx) => {
+      await tx.enrollments.getForUpdate(enrollment.id);
+      const now = enrollmentNow(deps.now, enrollment);
+      if (key !== undefined) {
+        const stored = await tx.idempotency.get(enrollment.id, key);
+        if (stored && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS) {
+          await tx.idempotency.delete(enrollment.id, key);
+        } else if (stored) {
+          if (stored.request_hash !== hash) {
+            throw new ApiError(
+              422,
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+            );
+          }
+          return { body: JSON.parse(stored.response) as Body, replayed: true };
+        }
+      }
+      const body = await create(tx, now);
+      if (key !== undefined) {
+        await tx.idempotency.insert({ scope: enrollment.id, key, request_hash: hash, status, response: JSON.stringify(body), created_at: now });
+      }
+      return { body, replayed: false };
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    // Another writer stored the same key first (a concurrent request): answer from its record.
+    if (error instanceof UniqueViolation) return attempt();
+    throw error;
+  }
+}
