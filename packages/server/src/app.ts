@@ -67,7 +67,7 @@ export interface AppOptions {
   /**
    * Replay rendered reads at the HTTP edge until a write or the enrollment's clock changes them
    * (default on; see http/read-cache.ts). In-process `fetch` always runs the handlers. Always off
-   * on a store that cannot see other processes' writes (PostgreSQL): a replay could be stale.
+   * on a store that cannot see other processes' writes: a replay could be stale.
    */
   readCache?: ReadCacheOptions | false;
 }

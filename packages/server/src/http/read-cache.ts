@@ -1,11 +1,12 @@
 // Rendered read responses, replayed at the HTTP edge. A GET of the API that a handler answered
 // with 200 is kept, byte for byte, under everything that shaped it (URL, Host, Authorization,
 // Service-Version). It is replayed only while the store has seen no commit since it was
-// rendered (from this process or, on a shared file, another), or, for a token's read, no commit
+// rendered (from this process or another on the same database), or, for a token's read, no commit
 // that may have changed that enrollment's rows (the store's scoped revision), and while the
 // enrollment's clock has not reached its next state change; otherwise the request goes to the
 // app as usual.
-// Validity is checked once per turn of the event loop for the requests it read (see `check`).
+// Validity is checked once per turn of the event loop for the requests it read (see `check`), on
+// PostgreSQL once the other processes' commits made so far are known (`Store.syncChanges`).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
@@ -81,13 +82,19 @@ function expiryOf(enrollment: EnrollmentRow | undefined): number {
   return enrollment.next_due_at - enrollment.clock_offset_ms;
 }
 
+interface Waiting {
+  key: string;
+  entry: Entry;
+  decide: (entry: Entry | undefined) => void;
+}
+
 export class ReadCache {
   private readonly entries: LRUCache<string, Entry>;
   private readonly maxEntryBytes: number;
   private readonly store: Store;
   private readonly now: Now;
   /** Requests waiting for this turn's check of the change mark, and the check's scheduled run. */
-  private waiting: { key: string; entry: Entry; decide: (entry: Entry | undefined) => void }[] = [];
+  private waiting: Waiting[] = [];
   private flush: NodeJS.Immediate | undefined;
   hits = 0;
   misses = 0;
@@ -142,6 +149,21 @@ export class ReadCache {
     const waiting = this.waiting;
     this.waiting = [];
     this.flush = undefined;
+    // Where other processes' commits are learned late (PostgreSQL), first wait until those made so far are known.
+    if (this.store.syncChanges) this.store.syncChanges((current) => (current ? this.decide(waiting) : this.render(waiting)));
+    else this.decide(waiting);
+  };
+
+  /** Lets every waiting request through to the app: its kept response cannot be vouched for. */
+  private render(waiting: Waiting[]): void {
+    for (const { key, entry, decide } of waiting) {
+      if (this.entries.peek(key) === entry) this.entries.delete(key);
+      this.misses += 1;
+      decide(undefined);
+    }
+  }
+
+  private decide(waiting: Waiting[]): void {
     const mark = this.store.changeMark();
     const now = this.now();
     // Read after the mark: a commit in between shows in one or the other.
@@ -170,7 +192,7 @@ export class ReadCache {
         decide(entry);
       }
     }
-  };
+  }
 
   /**
    * Route middleware: keeps the response when the handler produced a JSON body (`keepBody`)

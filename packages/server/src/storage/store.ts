@@ -343,9 +343,9 @@ export interface Store extends Repos {
    */
   changeMark(): string;
   /**
-   * Whether `changeMark` also changes on commits of other processes sharing the database.
-   * When false (a server database: it cannot answer synchronously and cheaply), the app keeps
-   * no read cache, since a kept response could be stale after another process wrote.
+   * Whether `changeMark` also changes on commits of other processes sharing the database (once `syncChanges`
+   * says so, where the store has it). When false, the app keeps no read cache, since a kept response could be
+   * stale after another process wrote.
    */
   readonly seesOtherWriters: boolean;
   /**
@@ -354,6 +354,13 @@ export interface Store extends Repos {
    * caches compare it when `changeMark` moved. Absent where the store does not keep it.
    */
   scopedRevision?(enrollmentId: string): string;
+  /**
+   * Calls `done(true)` once `changeMark` and `scopedRevision` reflect every commit made, in any process, before
+   * the call; `done(false)` when that cannot be known now (then nothing kept may be replayed). Absent where they
+   * always do (SQLite reads the file's own mark); PostgreSQL learns other processes' commits from notifications,
+   * which arrive a little after the commit.
+   */
+  syncChanges?(done: (current: boolean) => void): void;
   /** Resolves once the store can serve (schema migrated); rejects with why it cannot. */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -100,6 +100,8 @@ export class PgConnection implements SqlConnection {
   readonly forUpdateSkipLocked = ' FOR UPDATE SKIP LOCKED';
   /** Rows written by insertMany, per table (the store refreshes the planner's statistics after large ones). */
   readonly bulkInserted = new Map<string, number>();
+  /** Rows inserted, updated or deleted so far (a transaction that changed none counts no revision). */
+  changedRows = 0;
   private readonly client: pg.Pool | pg.PoolClient;
   /** Awaited before the first query (the pool's connection waits for the migrations). */
   private readonly before: (() => Promise<void>) | undefined;
@@ -113,6 +115,7 @@ export class PgConnection implements SqlConnection {
     if (this.before) await this.before();
     try {
       const result = await this.client.query(toPositional(sql), params);
+      if (result.command !== 'SELECT') this.changedRows += result.rowCount ?? 0;
       return result.rows as T[];
     } catch (error) {
       if ((error as { code?: string }).code === SQLSTATE_UNIQUE_VIOLATION) {

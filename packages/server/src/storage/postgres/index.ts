@@ -2,9 +2,11 @@
 // transaction use the pool; a transaction is one pooled client between BEGIN and COMMIT (READ
 // COMMITTED: writers of one enrollment queue on its row through getForUpdate). The store opens
 // at once and migrates in the background; every query waits for that (`ready()` reports it).
+// Each write counts up its scope's revision and notifies the other processes (changes.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqlRepos } from '../sql/repos.ts';
 import type { Store } from '../store.ts';
+import { ChangeFeed, type Counted, countChange } from './changes.ts';
 import { createPool, isRetryable, PgConnection, type PoolOptions, storeError } from './connection.ts';
 import { migrate } from './migrations.ts';
 
@@ -31,7 +33,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
     isReady = true;
   };
   let closed = false;
-  let marks = 0;
+  const feed = new ChangeFeed(options.url);
   /** Rows bulk-inserted per table since its statistics were last refreshed. */
   const unanalyzed = new Map<string, number>();
 
@@ -48,7 +50,9 @@ export function openPostgresStore(options: PostgresOptions): Store {
         if (options?.durable === false) await client.query('SET LOCAL synchronous_commit TO OFF');
         const connection = new PgConnection(client);
         const result = await fn(sqlRepos(connection));
+        const counted: Counted | undefined = connection.changedRows > 0 ? await countChange(client, options?.changes) : undefined;
         await client.query('COMMIT');
+        if (counted) feed.committed(counted);
         for (const [table, inserted] of connection.bulkInserted) {
           const rows = (unanalyzed.get(table) ?? 0) + inserted;
           unanalyzed.set(table, rows >= ANALYZE_AFTER_ROWS ? 0 : rows);
@@ -75,13 +79,16 @@ export function openPostgresStore(options: PostgresOptions): Store {
   return {
     ...sqlRepos(new PgConnection(pool, ready)),
     transaction,
-    // No cheap, synchronous way to see other processes' commits: never the same mark twice.
-    changeMark: () => `pg.${++marks}`,
-    seesOtherWriters: false,
+    // Other processes' commits are learned from their notifications; syncChanges waits for those sent so far.
+    changeMark: () => feed.mark(),
+    scopedRevision: (enrollmentId) => feed.revision(enrollmentId),
+    syncChanges: (done) => feed.sync(done),
+    seesOtherWriters: true,
     ready,
     close: async () => {
       if (closed) return;
       closed = true;
+      await feed.close();
       await migrated.catch(() => undefined);
       await pool.end();
     },

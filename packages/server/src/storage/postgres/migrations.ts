@@ -171,6 +171,13 @@ export const migrations: Migration[] = [
       ALTER TABLE enrollments ADD COLUMN transactions_timeouts INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 4,
+    name: 'change revisions by scope',
+    // As in SQLite: one row per enrollment whose own rows a commit changed ('*': a commit not scoped to one),
+    // counted up in the writing transaction, which also notifies every server process (changes.ts).
+    sql: 'CREATE TABLE change_scopes (scope TEXT COLLATE "C" PRIMARY KEY, revision BIGINT NOT NULL);',
+  },
 ];
 
 /** Any constant shared by every server on the database: processes starting together queue on it. */
