@@ -10,6 +10,7 @@ import { type Edge, httpEdge } from './http/edge.ts';
 import type { AppEnv, Runtime } from './http/env.ts';
 import { presentTransaction } from './http/present.ts';
 import { ReadCache, type ReadCacheOptions } from './http/read-cache.ts';
+import { DEFAULT_RENDERED_ROWS_BYTES, RenderedRows } from './http/rendered-rows.ts';
 import { RequestLog } from './http/request-log.ts';
 import { type RateLimit, TokenBuckets } from './http/token-buckets.ts';
 import { sandboxInstitutions } from './sandbox/index.ts';
@@ -70,6 +71,11 @@ export interface AppOptions {
    * on a store that cannot see other processes' writes: a replay could be stale.
    */
   readCache?: ReadCacheOptions | false;
+  /**
+   * Memory budget of the transactions' rendered JSON, kept per row version for pages rendered rather than replayed
+   * (default 8 MiB; 0 keeps none; see http/rendered-rows.ts). Independent of the read cache.
+   */
+  renderedRowsBytes?: number;
 }
 
 export interface AppHandles {
@@ -121,6 +127,7 @@ export function createApp(options: AppOptions = {}): App {
     defaultApplication: options.defaultApplication ?? true,
     limits: { ...NO_LIMITS, ...options.limits },
     webhookTargets,
+    renderedRows: new RenderedRows(options.renderedRowsBytes ?? DEFAULT_RENDERED_ROWS_BYTES),
   };
   const readCache = options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const edge = httpEdge({ readCache, rateLimit, requestLog, accessLog: options.accessLog });

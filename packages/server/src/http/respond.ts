@@ -78,6 +78,21 @@ export async function apiJson<O extends ApiOperation, S extends ApiStatus<O>>(
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
+declare const renderedItem: unique symbol;
+/** One item of an operation's array body as JSON in the request's version: only `apiItemJson` makes one. */
+export type ItemJson<O extends ApiOperation> = string & { readonly [renderedItem]: O };
+
+export async function apiItemJson<O extends ApiOperation>(c: AppContext, runtime: Runtime, operation: O, item: ApiItem<O>): Promise<ItemJson<O>> {
+  return JSON.stringify(await versioned(c, runtime, operation, item)) as ItemJson<O>;
+}
+
+/** A JSON array joined from items rendered one by one (as `apiJson` renders the whole array). */
+export function apiJsonItems<O extends ApiOperation>(c: AppContext, _operation: O, items: readonly ItemJson<O>[]): Response {
+  const text = `[${items.join(',')}]`;
+  c.get('keepBody')?.(text);
+  return c.body(text, 200, JSON_HEADERS);
+}
+
 export function sandboxJson<O extends SandboxOperation, S extends SandboxStatus<O>>(
   c: AppContext,
   _operation: O,

@@ -105,6 +105,14 @@ export interface TransactionRow {
   post_replaces: boolean;
   /** Enrollment-clock time when enrichment completes; null once complete. */
   enrich_at: number | null;
+  /** Counts the row's updates (set by the store: absent on rows to insert). */
+  version?: number;
+}
+
+/** Which transaction, and which version of it: what its rendered JSON is kept under. */
+export interface TransactionKey {
+  id: string;
+  version: number;
 }
 
 export interface TransactionCursor {
@@ -234,11 +242,16 @@ export interface TransactionRepo {
   get(accountId: string, id: string): Promise<TransactionRow | undefined>;
   /** Newest first: date descending, then seq descending. Keyset-paginated. */
   page(accountId: string, query: TransactionQuery): Promise<TransactionRow[]>;
+  /** The ids and versions of the rows `page` would return, in its order. */
+  pageKeys(accountId: string, query: TransactionQuery): Promise<TransactionKey[]>;
+  /** The account's transactions of these ids that still exist, in no particular order. */
+  getMany(accountId: string, ids: readonly string[]): Promise<TransactionRow[]>;
   listPending(accountId: string): Promise<TransactionRow[]>;
   listEnrichmentDue(accountId: string, now: number): Promise<TransactionRow[]>;
   nextEnrichmentAt(accountId: string): Promise<number | null>;
   maxSeq(accountId: string): Promise<number>;
-  update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id'>>): Promise<void>;
+  /** Also counts up the row's version. */
+  update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id' | 'version'>>): Promise<void>;
   delete(id: string): Promise<void>;
 }
 

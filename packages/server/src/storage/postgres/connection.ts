@@ -98,6 +98,10 @@ const BATCH_ROWS = 5_000;
 export class PgConnection implements SqlConnection {
   readonly forUpdate = ' FOR UPDATE';
   readonly forUpdateSkipLocked = ' FOR UPDATE SKIP LOCKED';
+  readonly inList = '= ANY(?::text[])';
+  list(values: readonly string[]): readonly string[] {
+    return values;
+  }
   /** Rows written by insertMany, per table (the store refreshes the planner's statistics after large ones). */
   readonly bulkInserted = new Map<string, number>();
   /** Rows inserted, updated or deleted so far (a transaction that changed none counts no revision). */
@@ -140,14 +144,20 @@ export class PgConnection implements SqlConnection {
   /**
    * A batch is one parameter: the rows as JSON, turned into the table's row type by
    * json_populate_recordset (each column converted by its declared type). A million rows
-   * (the `history.<n>` users) are 200 statements, not a million.
+   * (the `history.<n>` users) are 200 statements, not a million. The columns are the first row's:
+   * the others keep their defaults.
    */
   async insertMany(table: string, rows: readonly object[]): Promise<void> {
+    const first = rows[0];
+    if (!first) return;
     const name = identifier(table);
+    const columns = Object.keys(first).map(identifier).join(', ');
     this.bulkInserted.set(name, (this.bulkInserted.get(name) ?? 0) + rows.length);
     for (let start = 0; start < rows.length; start += BATCH_ROWS) {
       const batch = rows.slice(start, start + BATCH_ROWS);
-      await this.query(`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ?::json)`, [JSON.stringify(batch)]);
+      await this.query(`INSERT INTO ${name} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${name}, ?::json)`, [
+        JSON.stringify(batch),
+      ]);
     }
   }
 }
