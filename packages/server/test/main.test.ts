@@ -35,9 +35,8 @@ test('a port in use is one line naming it and how to choose another', async () =
   }
 });
 
-test("the bin replaces its process with one that has the server's V8 flags: same pid, same output", {
-  skip: process.platform !== 'linux' && 'reads /proc',
-}, async () => {
+// It reads the process's command line from /proc.
+test.skipIf(process.platform !== 'linux')("the bin replaces its process with one that has the server's V8 flags: same pid, same output", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'main-bin-'));
   const { child, url, exited } = await startListening(fileURLToPath(new URL('../src/bin.ts', import.meta.url)), {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'sandbox.sqlite'), ACCESS_LOG: 'off' },

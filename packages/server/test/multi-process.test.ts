@@ -215,12 +215,15 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
   test('a write counts up its enrollment in the database and every process learns it; the outbox, a rollback or no write count nothing', async () => {
     const [e1, e2] = [`enr_${randomUUID()}`, `enr_${randomUUID()}`];
     const start = await seen([e1, e2]);
+    const mark = b.changeMark();
     await write(a, e1, { enrollment: e1 });
     assert.equal(await stored(e1), 1, 'counted in the writing transaction, in the database');
     const afterScoped = await seen([e1, e2]);
     assert.notEqual(afterScoped[0]![0], start[0]![0]);
     assert.notEqual(afterScoped[0]![1], start[0]![1], 'the other process learned it');
     assert.deepEqual(afterScoped[1], start[1], "another enrollment's revision is unchanged");
+    // What B rendered for e2 since `mark` is still current; for e1, or for no enrollment, it may not be.
+    assert.deepEqual([b.changedSince!(e2, mark), b.changedSince!(e1, mark), b.changedSince!(undefined, mark)], [false, true, true]);
 
     await write(b, e2, 'outbox');
     await a.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 // Payees and Zelle payments. A payment debits the payer account at once (ledger, available
 // and a posted transaction) in the transaction that stores it and its idempotency key.
 import { createHash } from 'node:crypto';
-import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos } from '../storage/store.ts';
+import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos, TransactionRow } from '../storage/store.ts';
 import { UniqueViolation } from '../storage/store.ts';
 import { availableOf } from './balances.ts';
 import { dayOf, enrollmentNow } from './clock.ts';
@@ -122,36 +122,44 @@ export async function createPayment<Body>(
 
   const hash = requestHash(account.id, input);
   const attempt = () =>
-    transactFor(deps, enrollment.id, async (tx) => {
-      await tx.enrollments.getForUpdate(enrollment.id);
+    transactFor(deps, enrollment.id, async (tx): Promise<PaymentOutcome<Body>> => {
       const now = enrollmentNow(deps.now, enrollment);
-      if (idempotencyKey !== undefined) {
-        const stored = await tx.idempotency.get(enrollment.id, idempotencyKey);
-        if (stored && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS) {
-          await tx.idempotency.delete(enrollment.id, idempotencyKey);
-        } else if (stored) {
-          if (stored.request_hash !== hash) {
-            throw new ApiError(
-              422,
-              'idempotency_key_reused',
-              'This Idempotency-Key was already used with a different request; use a new key for a new payment.',
-            );
-          }
-          return { status: 202 as const, body: JSON.parse(stored.response) as Body, replayed: true };
+      // Asked for together: on a server database one round trip, the enrollment's lock taken first (its statements
+      // run in order), the reads after it.
+      const [, stored, reads] = await Promise.all([
+        tx.enrollments.getForUpdate(enrollment.id),
+        idempotencyKey === undefined ? undefined : tx.idempotency.get(enrollment.id, idempotencyKey),
+        paymentReads(tx, account, input, address),
+      ]);
+      const expired = stored !== undefined && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS;
+      if (stored && !expired) {
+        if (stored.request_hash !== hash) {
+          throw new ApiError(
+            422,
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used with a different request; use a new key for a new payment.',
+          );
         }
+        return { status: 202 as const, body: JSON.parse(stored.response) as Body, replayed: true };
       }
-      const payment = await makePayment(tx, account, input, cents, address, now);
+      const { payment, writes } = makePayment(tx, account, input, cents, address, now, reads);
       const body = present(payment);
-      if (idempotencyKey !== undefined) {
-        await tx.idempotency.insert({
-          scope: enrollment.id,
-          key: idempotencyKey,
-          request_hash: hash,
-          status: 202,
-          response: JSON.stringify(body),
-          created_at: now,
-        });
-      }
+      await Promise.all([
+        ...(expired ? [tx.idempotency.delete(enrollment.id, idempotencyKey!)] : []),
+        ...writes,
+        ...(idempotencyKey === undefined
+          ? []
+          : [
+              tx.idempotency.insert({
+                scope: enrollment.id,
+                key: idempotencyKey,
+                request_hash: hash,
+                status: 202,
+                response: JSON.stringify(body),
+                created_at: now,
+              }),
+            ]),
+      ]);
       return { status: 202 as const, body, replayed: false };
     });
   try {
@@ -163,9 +171,35 @@ export async function createPayment<Body>(
   }
 }
 
-async function makePayment(tx: Repos, account: AccountRow, input: PaymentInput, cents: number, address: string, now: number): Promise<PaymentRow> {
-  const current = (await tx.accounts.get(account.enrollment_id, account.id))!;
-  const known = await tx.payees.get(account.id, input.payee.scheme, address);
+/** What a payment reads before it writes: independent of each other, so they are asked for together. */
+interface PaymentReads {
+  current: AccountRow | undefined;
+  known: PayeeRow | undefined;
+  maxSeq: number;
+  pending: TransactionRow[];
+}
+
+async function paymentReads(tx: Repos, account: AccountRow, input: PaymentInput, address: string): Promise<PaymentReads> {
+  const [current, known, maxSeq, pending] = await Promise.all([
+    tx.accounts.get(account.enrollment_id, account.id),
+    tx.payees.get(account.id, input.payee.scheme, address),
+    tx.transactions.maxSeq(account.id),
+    // The new transaction is posted: it is not among these.
+    tx.transactions.listPending(account.id),
+  ]);
+  return { current, known, maxSeq, pending };
+}
+
+/** The payment and its writes, asked for together (in order: the transaction before the payment that names it). */
+function makePayment(
+  tx: Repos,
+  account: AccountRow,
+  input: PaymentInput,
+  cents: number,
+  address: string,
+  now: number,
+  { current, known, maxSeq, pending }: PaymentReads,
+): { payment: PaymentRow; writes: Promise<void>[] } {
   const name = input.payee.name ?? known?.name;
   const type = input.payee.type ?? known?.type;
   if (!name || !type) {
@@ -174,38 +208,13 @@ async function makePayment(tx: Repos, account: AccountRow, input: PaymentInput, 
     if (!type) params['payee.type'] = ['is required for a new payee'];
     throw unprocessable(params, 'The payee is not known yet: give its name and type.');
   }
-  if (current.available_cents < cents) {
+  if (current!.available_cents < cents) {
     throw new ApiError(422, 'payments.insufficient_funds', 'The available balance does not cover the payment.');
   }
-  await tx.payees.upsert({ account_id: account.id, scheme: input.payee.scheme, address, name, type, created_at: now });
-
   const reference = newPaymentReference();
   const date = dayOf(now);
-  const ledger = current.ledger_cents - cents;
+  const ledger = current!.ledger_cents - cents;
   const transactionId = newId('txn');
-  await tx.transactions.insertMany([
-    {
-      id: transactionId,
-      account_id: account.id,
-      seq: (await tx.transactions.maxSeq(account.id)) + 1,
-      date,
-      amount_cents: -cents,
-      description: `Zelle payment to ${name} Conf# ${reference}`,
-      status: 'posted',
-      type: 'zelle',
-      running_balance_cents: ledger,
-      processing_status: 'complete',
-      category: null,
-      counterparty_name: name,
-      counterparty_type: type === 'business' ? 'organization' : 'person',
-      post_date: null,
-      post_amount_cents: null,
-      post_replaces: false,
-      enrich_at: null,
-    },
-  ]);
-  const pending = await tx.transactions.listPending(account.id);
-  await tx.accounts.update(account.id, { ledger_cents: ledger, available_cents: availableOf(current, ledger, pending) });
   const payment: PaymentRow = {
     id: newId('pay'),
     account_id: account.id,
@@ -221,8 +230,33 @@ async function makePayment(tx: Repos, account: AccountRow, input: PaymentInput, 
     transaction_id: transactionId,
     created_at: now,
   };
-  await tx.payments.insert(payment);
-  return payment;
+  const writes = [
+    tx.payees.upsert({ account_id: account.id, scheme: input.payee.scheme, address, name, type, created_at: now }),
+    tx.transactions.insertMany([
+      {
+        id: transactionId,
+        account_id: account.id,
+        seq: maxSeq + 1,
+        date,
+        amount_cents: -cents,
+        description: `Zelle payment to ${name} Conf# ${reference}`,
+        status: 'posted',
+        type: 'zelle',
+        running_balance_cents: ledger,
+        processing_status: 'complete',
+        category: null,
+        counterparty_name: name,
+        counterparty_type: type === 'business' ? 'organization' : 'person',
+        post_date: null,
+        post_amount_cents: null,
+        post_replaces: false,
+        enrich_at: null,
+      },
+    ]),
+    tx.accounts.update(account.id, { ledger_cents: ledger, available_cents: availableOf(current!, ledger, pending) }),
+    tx.payments.insert(payment),
+  ];
+  return { payment, writes };
 }
 
 /** The account's payments, newest first, read a page at a time as they are consumed. */

@@ -211,9 +211,11 @@ export class ReadCache {
       await next();
       if (body === undefined || c.res.status !== 200 || body.length > this.maxEntryBytes) return;
       const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
-      // Read before the mark is compared: unchanged, no commit came after the render's reads.
+      // Read before the mark is compared: unchanged, no commit came after the render's reads. Where the store tells
+      // commits apart by enrollment, only those that touch this one's reads count.
       const revision = enrollment && this.store.scopedRevision?.(enrollment.id);
-      if (this.store.changeMark() !== mark) return;
+      const changed = this.store.changedSince ? this.store.changedSince(enrollment?.id, mark) : this.store.changeMark() !== mark;
+      if (changed) return;
       const bytes = unpooled(body);
       const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
       headers['content-length'] = bytes.length;

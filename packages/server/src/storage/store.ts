@@ -368,6 +368,12 @@ export interface Store extends Repos {
    */
   scopedRevision?(enrollmentId: string): string;
   /**
+   * Whether a commit that may have changed what the enrollment's reads show (without one: any commit) is known
+   * since `changeMark` returned `mark`. Absent where only the mark tells (it moves with every commit): a read cache
+   * then keeps what it rendered only while the mark stayed put.
+   */
+  changedSince?(enrollmentId: string | undefined, mark: string): boolean;
+  /**
    * Calls `done(true)` once `changeMark` and `scopedRevision` reflect every commit made, in any process, before
    * the call; `done(false)` when that cannot be known now (then nothing kept may be replayed). Absent where they
    * always do (SQLite reads the file's own mark); PostgreSQL learns other processes' commits from notifications,

@@ -38,11 +38,14 @@ export interface Counted {
 }
 
 /** Counts the transaction's change in its scope ('outbox' counts nothing: no read shows the outbox). */
-export async function countChange(client: pg.PoolClient, changes: ChangeScope | undefined): Promise<Counted | undefined> {
+export async function countChange(
+  connection: { command(sql: string, params: unknown[]): Promise<pg.QueryResult> },
+  changes: ChangeScope | undefined,
+): Promise<Counted | undefined> {
   if (changes === 'outbox') return undefined;
   const scope = changes ? changes.enrollment : ANY_SCOPE;
-  const { rows } = await client.query<{ revision: number }>(COUNT_UP, [scope]);
-  return { scope, revision: Number(rows[0]!.revision) };
+  const { rows } = await connection.command(COUNT_UP, [scope]);
+  return { scope, revision: Number((rows[0] as { revision: number }).revision) };
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -65,7 +68,10 @@ export class ChangeFeed {
   private epoch = 0;
   /** Moves on with every revision learned and every change of the connection's state. */
   private changes = 0;
-  private readonly revisions = new Map<string, number>();
+  /** `changes` when the connection's state (or the epoch) last changed. */
+  private resetAt = 0;
+  /** Each scope's revision as learned, and `changes` when it was. */
+  private readonly revisions = new Map<string, { revision: number; at: number }>();
   /** Waiting for the next barrier; the barrier in flight, as the function that settles it. */
   private waiting: Synced[] = [];
   private inFlight: ((answered: boolean) => void) | undefined;
@@ -84,7 +90,18 @@ export class ChangeFeed {
 
   /** The revisions of everything ('*') and of the enrollment, as known here, under the current epoch. */
   revision(enrollmentId: string): string {
-    return `${this.epoch}.${this.revisions.get(ANY_SCOPE) ?? 0}.${this.revisions.get(enrollmentId) ?? 0}`;
+    return `${this.epoch}.${this.revisions.get(ANY_SCOPE)?.revision ?? 0}.${this.revisions.get(enrollmentId)?.revision ?? 0}`;
+  }
+
+  /**
+   * Whether anything that may change the enrollment's reads (or, without one, any read) was learned since `mark`
+   * was read: a revision of it or of '*', or the connection coming or going.
+   */
+  changedSince(enrollmentId: string | undefined, mark: string): boolean {
+    const since = Number(mark.slice('pg.'.length));
+    if (enrollmentId === undefined) return this.changes > since;
+    const at = (scope: string) => this.revisions.get(scope)?.at ?? 0;
+    return this.resetAt > since || at(ANY_SCOPE) > since || at(enrollmentId) > since;
   }
 
   /** Whether notifications are being received (a barrier can be had). */
@@ -119,13 +136,14 @@ export class ChangeFeed {
   }
 
   private learn(scope: string, revision: number): void {
-    if ((this.revisions.get(scope) ?? 0) >= revision) return;
+    if ((this.revisions.get(scope)?.revision ?? 0) >= revision) return;
+    this.changes += 1;
     if (this.revisions.size >= MAX_SCOPES && !this.revisions.has(scope)) {
       this.revisions.clear();
       this.epoch += 1;
+      this.resetAt = this.changes;
     }
-    this.revisions.set(scope, revision);
-    this.changes += 1;
+    this.revisions.set(scope, { revision, at: this.changes });
   }
 
   private notified(payload: string | undefined): void {
@@ -158,6 +176,7 @@ export class ChangeFeed {
           this.listening = true;
           this.epoch += 1;
           this.changes += 1;
+          this.resetAt = this.changes;
           this.retryMs = FIRST_RETRY_MS;
         },
         () => this.lost(client),
@@ -179,6 +198,7 @@ export class ChangeFeed {
     this.client = undefined;
     this.listening = false;
     this.changes += 1;
+    this.resetAt = this.changes;
     const inFlight = this.inFlight;
     this.inFlight = undefined;
     inFlight?.(false);

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqlRepos } from '../sql/repos.ts';
 import type { Store } from '../store.ts';
-import { ChangeFeed, type Counted, countChange } from './changes.ts';
+import { ChangeFeed, countChange } from './changes.ts';
 import { createPool, isRetryable, PgConnection, type PoolOptions, storeError } from './connection.ts';
 import { migrate } from './migrations.ts';
 
@@ -46,12 +46,21 @@ export function openPostgresStore(options: PostgresOptions): Store {
       });
       let broken = false;
       try {
-        await client.query('BEGIN');
-        if (options?.durable === false) await client.query('SET LOCAL synchronous_commit TO OFF');
         const connection = new PgConnection(client);
+        // BEGIN goes out with the transaction's first statements (the pool's clients pipeline).
+        const begun = Promise.all([
+          connection.command('BEGIN'),
+          ...(options?.durable === false ? [connection.command('SET LOCAL synchronous_commit TO OFF')] : []),
+        ]);
+        // Its failure fails the statements after it too; it is reported below or by them.
+        begun.catch(() => undefined);
         const result = await fn(sqlRepos(connection));
-        const counted: Counted | undefined = connection.changedRows > 0 ? await countChange(client, options?.changes) : undefined;
-        await client.query('COMMIT');
+        await begun;
+        // The revision and COMMIT in one round trip. If counting fails, COMMIT ends the transaction rolled back.
+        const [counted] = await Promise.all([
+          connection.changedRows > 0 ? countChange(connection, options?.changes) : undefined,
+          connection.command('COMMIT'),
+        ]);
         if (counted) feed.committed(counted);
         for (const [table, inserted] of connection.bulkInserted) {
           const rows = (unanalyzed.get(table) ?? 0) + inserted;
@@ -82,6 +91,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
     // Other processes' commits are learned from their notifications; syncChanges waits for those sent so far.
     changeMark: () => feed.mark(),
     scopedRevision: (enrollmentId) => feed.revision(enrollmentId),
+    changedSince: (enrollmentId, mark) => feed.changedSince(enrollmentId, mark),
     syncChanges: (done) => feed.sync(done),
     seesOtherWriters: true,
     ready,
