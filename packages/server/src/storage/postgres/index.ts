@@ -1,5 +1,6 @@
 // Storage on PostgreSQL, for several server processes on one database. Reads outside a
-// transaction use the pool; a transaction is one pooled client between BEGIN and COMMIT (READ
+// transaction share a few pipelined connections (connection.ts: SharedReads); a transaction is one
+// pooled client between BEGIN and COMMIT (READ
 // COMMITTED: writers of one enrollment queue on its row through getForUpdate). The store opens
 // at once and migrates in the background; every query waits for that (`ready()` reports it).
 // Each write counts up its scope's revision and notifies the other processes (changes.ts).
@@ -7,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sqlRepos } from '../sql/repos.ts';
 import type { Store } from '../store.ts';
 import { ChangeFeed, countChange } from './changes.ts';
-import { createPool, isRetryable, PgConnection, type PoolOptions, storeError } from './connection.ts';
+import { coalescing, createPool, isRetryable, PgConnection, type PoolOptions, SharedReads, storeError } from './connection.ts';
 import { migrate } from './migrations.ts';
 
 export type PostgresOptions = PoolOptions;
@@ -34,6 +35,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
   };
   let closed = false;
   const feed = new ChangeFeed(options.url);
+  const reads = new SharedReads(options.url);
   /** Rows bulk-inserted per table since its statistics were last refreshed. */
   const unanalyzed = new Map<string, number>();
 
@@ -46,7 +48,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
       });
       let broken = false;
       try {
-        const connection = new PgConnection(client);
+        const connection = new PgConnection(coalescing(client));
         // BEGIN goes out with the transaction's first statements (the pool's clients pipeline).
         const begun = Promise.all([
           connection.command('BEGIN'),
@@ -86,7 +88,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
   };
 
   return {
-    ...sqlRepos(new PgConnection(pool, ready)),
+    ...sqlRepos(new PgConnection(reads, ready)),
     transaction,
     // Other processes' commits are learned from their notifications; syncChanges waits for those sent so far.
     changeMark: () => feed.mark(),
@@ -100,6 +102,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
       closed = true;
       await feed.close();
       await migrated.catch(() => undefined);
+      await reads.end();
       await pool.end();
     },
   };
