@@ -104,11 +104,6 @@ export class ChangeFeed {
     return this.resetAt > since || at(ANY_SCOPE) > since || at(enrollmentId) > since;
   }
 
-  /** Whether notifications are being received (a barrier can be had). */
-  get isListening(): boolean {
-    return this.listening;
-  }
-
   /** A commit of this process: known at once, before its notification comes back. */
   committed({ scope, revision }: Counted): void {
     this.learn(scope, revision);
