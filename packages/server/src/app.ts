@@ -8,6 +8,7 @@ import { NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
 import { httpApp } from './http/app.ts';
 import { type Edge, httpEdge } from './http/edge.ts';
 import type { AppEnv, Runtime } from './http/env.ts';
+import { KnownTokens } from './http/known-tokens.ts';
 import { presentTransaction } from './http/present.ts';
 import { ReadCache, type ReadCacheOptions } from './http/read-cache.ts';
 import { DEFAULT_RENDERED_ROWS_BYTES, RenderedRows } from './http/rendered-rows.ts';
@@ -128,6 +129,7 @@ export function createApp(options: AppOptions = {}): App {
     limits: { ...NO_LIMITS, ...options.limits },
     webhookTargets,
     renderedRows: new RenderedRows(options.renderedRowsBytes ?? DEFAULT_RENDERED_ROWS_BYTES),
+    knownTokens: new KnownTokens(store),
   };
   const readCache = options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const edge = httpEdge({ readCache, rateLimit, requestLog, accessLog: options.accessLog });

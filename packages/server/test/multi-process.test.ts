@@ -128,6 +128,16 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
     }
   });
 
+  test('a token revoked through one process is refused by the other at once', async () => {
+    const enrolled = await viaA('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const revoked = enrolled.body.access_token as string;
+    const account = `/accounts/${enrolled.body.accounts[0].id}`;
+    for (let i = 0; i < 2; i++) assert.equal((await viaB('GET', account, { token: revoked })).status, 200);
+    assert.equal((await viaA('DELETE', '/accounts', { token: revoked })).status, 204);
+    assert.equal((await viaB('GET', account, { token: revoked })).status, 403);
+    assert.equal((await viaB('POST', '/sandbox/clock/advance', { token: revoked, json: { days: 1 } })).status, 403);
+  });
+
   test('24 concurrent payments with one Idempotency-Key, split across both, make exactly one payment', async () => {
     const count = async () => (await viaA('GET', `/accounts/${checking.id}/payments`, { token })).body.length as number;
     const before = await count();

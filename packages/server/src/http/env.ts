@@ -5,6 +5,7 @@ import type { Deps } from '../domain/context.ts';
 import type { SandboxLimits } from '../domain/limits.ts';
 import type { ApplicationRow, EnrollmentRow } from '../storage/store.ts';
 import type { TargetPolicy } from '../webhooks/targets.ts';
+import type { KnownTokens } from './known-tokens.ts';
 import type { RenderedRows } from './rendered-rows.ts';
 import type { RequestLog } from './request-log.ts';
 import type { TokenBuckets } from './token-buckets.ts';
@@ -54,6 +55,8 @@ export interface Runtime {
   webhookTargets: TargetPolicy;
   /** The JSON of transactions rendered so far, per row version (pages join it). */
   renderedRows: RenderedRows;
+  /** What authentication read for each token, while current. */
+  knownTokens: KnownTokens;
 }
 
 /** The TCP peer of the request (what the limits per client address count); null in-process. */

@@ -14,6 +14,7 @@ import { LRUCache } from 'lru-cache';
 import type { Now } from '../domain/clock.ts';
 import type { EnrollmentRow, Store } from '../storage/store.ts';
 import type { AppEnv } from './env.ts';
+import { syncedRequests } from './known-tokens.ts';
 import { enrollmentCaller } from './middleware/rate-limit.ts';
 import { VERSION_HEADER } from './middleware/version.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
@@ -85,6 +86,7 @@ function expiryOf(enrollment: EnrollmentRow | undefined): number {
 interface Waiting {
   key: string;
   entry: Entry;
+  incoming: IncomingMessage;
   decide: (entry: Entry | undefined) => void;
 }
 
@@ -140,7 +142,7 @@ export class ReadCache {
     }
     // Not kept apart per connection: a live replay needs this connection's certificate too.
     if (entry.live && (incoming.socket as TLSSocket).authorized !== true) return false;
-    this.waiting.push({ key, entry, decide });
+    this.waiting.push({ key, entry, incoming, decide });
     this.flush ??= setImmediate(this.checkWaiting);
     return true;
   }
@@ -164,6 +166,8 @@ export class ReadCache {
   }
 
   private decide(waiting: Waiting[]): void {
+    // What goes on to the app after this check needs no barrier of its own (known-tokens.ts).
+    if (this.store.syncChanges) for (const { incoming } of waiting) syncedRequests.add(incoming);
     const mark = this.store.changeMark();
     const now = this.now();
     // Read after the mark: a commit in between shows in one or the other.
