@@ -24,8 +24,8 @@ export interface AppVariables {
   /** Set by the validation middleware: coerced parameters and the body. */
   params: Record<string, unknown>;
   body: unknown;
-  /** Set by the read cache's capture: receives the JSON text of a 200 response to keep. */
-  keepBody?: (text: string) => void;
+  /** Set by the read cache's capture: receives the JSON of a 200 response to keep (text, or its UTF-8 bytes). */
+  keepBody?: (body: string | Buffer) => void;
 }
 
 export interface AppEnv {

@@ -17,6 +17,7 @@ import type { AppEnv } from './env.ts';
 import { syncedRequests } from './known-tokens.ts';
 import { enrollmentCaller } from './middleware/rate-limit.ts';
 import { VERSION_HEADER } from './middleware/version.ts';
+import { ownBytes } from './own-bytes.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 import { requestLogScope } from './request-log.ts';
 
@@ -65,16 +66,6 @@ export function entryBytes(key: string, entry: Pick<Entry, 'headers' | 'body'>):
   let headers = 0;
   for (const name in entry.headers) headers += name.length + String(entry.headers[name]).length;
   return entry.body.byteLength + 2 * (key.length + headers) + ENTRY_OVERHEAD_BYTES;
-}
-
-/**
- * The body in memory of its own. Small buffers are slices of a shared 8 KiB pool, and a kept slice would keep
- * its whole slab: up to five times a small body's size, not counted against the budget.
- */
-function unpooled(text: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
-  return bytes;
 }
 
 /** The enrollment's next state change, in real time (its clock runs at an offset). */
@@ -208,9 +199,9 @@ export class ReadCache {
       const key = incoming && readCacheKey(incoming);
       if (!key) return next();
       const mark = this.store.changeMark();
-      let body: string | undefined;
-      c.set('keepBody', (text: string) => {
-        body = text;
+      let body: string | Buffer | undefined;
+      c.set('keepBody', (rendered: string | Buffer) => {
+        body = rendered;
       });
       await next();
       if (body === undefined || c.res.status !== 200 || body.length > this.maxEntryBytes) return;
@@ -220,7 +211,7 @@ export class ReadCache {
       const revision = enrollment && this.store.scopedRevision?.(enrollment.id);
       const changed = this.store.changedSince ? this.store.changedSince(enrollment?.id, mark) : this.store.changeMark() !== mark;
       if (changed) return;
-      const bytes = unpooled(body);
+      const bytes = ownBytes(body);
       const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
       headers['content-length'] = bytes.length;
       delete headers[REQUEST_ID_HEADER.toLowerCase()];

@@ -1,4 +1,4 @@
-// Each transaction's JSON as a page renders it, kept per row version, API version and base of links. A page that is
+// Each transaction's JSON (UTF-8 bytes) as a page renders it, kept per row version, API version and base of links. A page that is
 // rendered rather than replayed reads only its rows' ids and versions, joins the JSON kept for each, and renders
 // only the rows it has not seen in that version. A row's version counts its updates in the database, where every
 // process sees them: a changed row is a new key, so nothing kept can be stale; an unchanged one is the same JSON.
@@ -14,17 +14,17 @@ const ENTRY_OVERHEAD_BYTES = 96;
 
 export class RenderedRows {
   /** Undefined with a budget of 0: nothing is kept. */
-  private readonly entries: LRUCache<string, string> | undefined;
+  private readonly entries: LRUCache<string, Buffer> | undefined;
   hits = 0;
   misses = 0;
 
   constructor(maxBytes: number) {
     this.entries =
       maxBytes > 0
-        ? new LRUCache<string, string>({
+        ? new LRUCache<string, Buffer>({
             maxSize: maxBytes,
-            // Strings count two bytes a character (V8 may keep them as UTF-16).
-            sizeCalculation: (json, key) => 2 * (json.length + key.length) + ENTRY_OVERHEAD_BYTES,
+            // The key counts two bytes a character (V8 may keep a string as UTF-16).
+            sizeCalculation: (json, key) => json.byteLength + 2 * key.length + ENTRY_OVERHEAD_BYTES,
           })
         : undefined;
   }
@@ -35,14 +35,14 @@ export class RenderedRows {
   }
 
   /** `shape`: everything besides the row that the JSON depends on (the API version, the base of links). */
-  get(shape: string, row: TransactionKey): string | undefined {
+  get(shape: string, row: TransactionKey): Buffer | undefined {
     const json = this.entries?.get(keyOf(shape, row));
     if (json === undefined) this.misses += 1;
     else this.hits += 1;
     return json;
   }
 
-  set(shape: string, row: TransactionKey, json: string): void {
+  set(shape: string, row: TransactionKey, json: Buffer): void {
     this.entries?.set(keyOf(shape, row), json);
   }
 }
