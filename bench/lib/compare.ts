@@ -5,9 +5,17 @@ import { type LoadResult, loadCells } from './load.ts';
 import type { Table } from './report.ts';
 import { fmtInt, fmtPercent, fmtRatio, medianOf } from './stats.ts';
 
-/** How the tables name the limit (bare node:http replaying the server's bytes) and the peer (Prism as shipped). */
-export const LIMIT = 'limit (bare node:http)';
+/**
+ * How the tables name the limit (a bare node:net server writing the server's prepared response bytes, targets/bare-net.ts),
+ * bare node:http replaying the same bytes (reported), and the peer (Prism as shipped).
+ */
+export const LIMIT = 'limit (bare node:net)';
+export const BARE_HTTP = 'bare node:http';
 export const PEER = 'peer (Prism mock)';
+
+/** The limit's child process and bare node:http's, each replaying what it is given (`record`). */
+export const LIMIT_SCRIPT = new URL('../targets/bare-net.ts', import.meta.url);
+export const BARE_HTTP_SCRIPT = new URL('../targets/bare-http.ts', import.meta.url);
 
 export const rpsOf = (rounds: LoadResult[]): number => medianOf(rounds, (r) => r.rps);
 export const perCoreOf = (rounds: LoadResult[]): number => 1e6 / medianOf(rounds, (r) => r.cpuPerResponse);

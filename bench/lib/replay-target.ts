@@ -1,7 +1,6 @@
-// What the replaying targets (the bare node:http limit, the bare Hono floor) share: a loopback server that learns
-// the responses to replay, by URL, from the parent.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// What the replaying targets (the node:net limit, bare node:http, the bare Hono floor) share: a loopback server that
+// learns the responses to replay, by URL, from the parent.
+import type { AddressInfo, Server } from 'node:net';
 import type { RecordedResponse } from './http.ts';
 import { serveParent } from './worker-side.ts';
 

@@ -3,7 +3,7 @@
 // as shipped (read cache on) against the limit replaying the same mix's bytes, and Prism on the same mix.
 import { join } from 'node:path';
 import { spawnChild } from '../lib/child.ts';
-import { comparisonTable, LIMIT, PEER, perCoreOf, rpsOf } from '../lib/compare.ts';
+import { BARE_HTTP, BARE_HTTP_SCRIPT, comparisonTable, LIMIT, LIMIT_SCRIPT, PEER, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
 import { enrollMany } from '../lib/enroll.ts';
 import { failures, interleave, type LoadResult, load } from '../lib/load.ts';
@@ -27,7 +27,8 @@ export async function integrators(ctx: Context): Promise<Section> {
   const size = mixSize(options.quick);
   const times = manyTargetTimes(options);
   const server = await spawnServer(ctx, 'integrators-server', { databasePath: join(ctx.workdir, 'integrators.sqlite') });
-  const bare = await spawnChild<{ url: string; pid: number }>(new URL('../targets/bare-http.ts', import.meta.url), {});
+  const bare = await spawnChild<{ url: string; pid: number }>(LIMIT_SCRIPT, {});
+  const bareHttp = await spawnChild<{ url: string; pid: number }>(BARE_HTTP_SCRIPT, {});
   const prism = await startPeer({ version: '2020-10-12' });
   try {
     ctx.log(`integrators: enrolling ${fmtInt(size.enrollments)} integrators`);
@@ -36,11 +37,14 @@ export async function integrators(ctx: Context): Promise<Section> {
     const enrollMs = performance.now() - t0;
     ctx.log(`integrators: drawing and recording ${fmtInt(size.pool)} requests of the mix`);
     const entries = await drawMix(server.info.url, enrolled, size.pool);
-    await bare.call('record', await recordMix(server.info.url, entries));
+    const recorded = await recordMix(server.info.url, entries);
+    await bare.call('record', recorded);
+    await bareHttp.call('record', recorded);
 
     type MixTarget = { url: string; pid: number | undefined; replay: boolean };
     const targets: Record<string, MixTarget> = {
       [LIMIT]: { url: bare.info.url, pid: bare.pid, replay: true },
+      [BARE_HTTP]: { url: bareHttp.info.url, pid: bareHttp.pid, replay: true },
       server: { url: server.info.url, pid: server.pid, replay: false },
       [PEER]: { url: prism.mock.url, pid: prism.pid, replay: false },
     };
@@ -77,14 +81,14 @@ export async function integrators(ctx: Context): Promise<Section> {
           .join(
             ', ',
           )}; drawn once as a pool of ${fmtInt(entries.length)} requests (${describeMix(entries)}), each load request a random one of the pool, each payment with a fresh Idempotency-Key. ` +
-        'The limit replays the bytes the server answered to each request of the pool (a payment its recorded 202). Prism answers the description’s examples on the same requests. ' +
+        'The limit (bare `node:net`) writes the bytes the server answered to each request of the pool, prepared whole (a payment its recorded 202); bare `node:http` replays the same bytes. Prism answers the description’s examples on the same requests. ' +
         `The server's read cache replayed ${fmtPercent(replayedShare)} of the reads of the measured rounds: a payment makes its own enrollment's kept reads stale, not the others'. ` +
         `${options.connections} connections, ${options.rounds} round(s) of ${times.seconds} s per target, interleaved; medians.`,
     );
     return {
       title: 'Many integrators',
       about:
-        'Requests of many integrators at once: each one picks one of many enrollments at random and reads its accounts, a balance, a page of transactions or one transaction, or makes a payment (5 %). The server as shipped (SQLite, read cache on) against the limit (bare `node:http` replaying the server’s bytes for the same requests) and Prism.',
+        'Requests of many integrators at once: each one picks one of many enrollments at random and reads its accounts, a balance, a page of transactions or one transaction, or makes a payment (5 %). The server as shipped (SQLite, read cache on) against the limit (bare `node:net` writing the server’s bytes for the same requests), bare `node:http` replaying them, and Prism.',
       tables: [comparisonTable('The whole mix', results, { limit: LIMIT, peer: PEER })],
       targets: [
         {
@@ -105,6 +109,7 @@ export async function integrators(ctx: Context): Promise<Section> {
   } finally {
     await prism.mock.stop();
     await bare.stop();
+    await bareHttp.stop();
     await server.stop();
   }
 }

@@ -1,12 +1,12 @@
-// 1. Reads: the server (authentication, validation, storage on) against the limit (a bare
-// node:http server replaying the server's own response bytes from memory) and the peer (the
-// Prism mock of the same operation).
+// 1. Reads: the server (authentication, validation, storage on) against the limit (a bare node:net server writing
+// the server's own response bytes, prepared in memory), bare node:http replaying them, and the peer (the Prism mock
+// of the same operation).
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type JsonObject, loadBundle, type OpenApiDocument } from '@aggregation/openapi/contract';
 import { spawnChild } from '../lib/child.ts';
-import { comparisonTable, LIMIT, PEER, perCoreOf, rpsOf } from '../lib/compare.ts';
+import { BARE_HTTP, BARE_HTTP_SCRIPT, comparisonTable, LIMIT, LIMIT_SCRIPT, PEER, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, type LoadResult, load } from '../lib/load.ts';
@@ -20,6 +20,8 @@ const LIMIT_SHARE = 0.5;
 const SAME_BYTES_PEER = "peer (Prism mock answering the server's body)";
 const PEER_MULTIPLE = 10;
 const UNCACHED = 'server, read cache off';
+/** What a page of 100 transactions rendered by the handlers (not replayed) must reach of the limit, per core. */
+const FRESH_PAGE_SHARE = 0.2;
 
 export async function reads(ctx: Context): Promise<Section> {
   const { options } = ctx;
@@ -35,7 +37,8 @@ export async function reads(ctx: Context): Promise<Section> {
     enroll: ['username'],
     readCache: false,
   });
-  const bare = await spawnChild<{ url: string; pid: number }>(new URL('../targets/bare-http.ts', import.meta.url), {});
+  const bare = await spawnChild<{ url: string; pid: number }>(LIMIT_SCRIPT, {});
+  const bareHttp = await spawnChild<{ url: string; pid: number }>(BARE_HTTP_SCRIPT, {});
   const floor = await spawnChild<{ url: string; pid: number }>(new URL('../targets/hono-floor.ts', import.meta.url), {});
   const prism = await startPeer({ version: '2020-10-12' });
   let sameBytesPrism: Peer | undefined;
@@ -45,10 +48,18 @@ export async function reads(ctx: Context): Promise<Section> {
     const headers = { authorization: enrolled.authorization };
     // renderedShare: what the server rendering every read (read cache off) must reach of the limit, per core.
     const operations = [
-      { name: 'GET /accounts', template: '/accounts', path: '/accounts', of: (_e: Enrolled) => '/accounts', renderedShare: 0.5 },
+      {
+        name: 'GET /accounts',
+        template: '/accounts',
+        path: '/accounts',
+        of: (_e: Enrolled) => '/accounts',
+        renderedShare: 0.5,
+        freshTarget: undefined,
+      },
       {
         name: 'GET /accounts/:id/transactions?count=100',
         renderedShare: 0.3,
+        freshTarget: 'transactions page rendered fresh / limit',
         template: '/accounts/{account_id}/transactions',
         path: `/accounts/${checking(enrolled).id}/transactions?count=100`,
         of: (e: Enrolled) => `/accounts/${checking(e).id}/transactions?count=100`,
@@ -60,6 +71,7 @@ export async function reads(ctx: Context): Promise<Section> {
       await Promise.all(operations.map(async (op) => [op.path, await expectStatus(server.info.url + op.path, { headers }, 200)] as const)),
     );
     await bare.call('record', recorded);
+    await bareHttp.call('record', recorded);
     await floor.call('record', recorded);
     // Prism answers the description's examples, smaller than the server's page: a second Prism answers the
     // server's own bodies, so that the two are compared on the same work on the wire too.
@@ -68,8 +80,11 @@ export async function reads(ctx: Context): Promise<Section> {
     sameBytesPrism = await startPeer({ document });
     const prismBytes: Record<string, Record<string, number>> = { [PEER]: {}, [SAME_BYTES_PEER]: {} };
     for (const op of operations) {
-      await expectStatus(bare.info.url + op.path, {}, 200);
-      await expectStatus(floor.info.url + op.path, {}, 200);
+      for (const target of [bare, bareHttp, floor]) {
+        const replayed = await expectStatus(target.info.url + op.path, {}, 200);
+        if (!Buffer.from(replayed.body).equals(Buffer.from(recorded[op.path]!.body)))
+          throw new Error(`${op.path}: a replaying target sent other bytes`);
+      }
       prismBytes[PEER]![op.path] = (await expectStatus(prism.mock.url + op.path, { headers }, 200)).body.length;
       prismBytes[SAME_BYTES_PEER]![op.path] = (await expectStatus(sameBytesPrism.mock.url + op.path, { headers }, 200)).body.length;
     }
@@ -77,6 +92,7 @@ export async function reads(ctx: Context): Promise<Section> {
     type LoadTarget = { url: string; pid: number | undefined; enrolled?: Enrolled };
     const targets: Record<string, LoadTarget> = {
       [LIMIT]: { url: bare.info.url, pid: bare.pid },
+      [BARE_HTTP]: { url: bareHttp.info.url, pid: bareHttp.pid },
       'framework floor (bare Hono)': { url: floor.info.url, pid: floor.pid },
       ...(before ? { 'server before fixes': { url: before.info.url, pid: before.pid, enrolled: before.info.enrolled[0]! } } : {}),
       server: { url: server.info.url, pid: server.pid },
@@ -151,7 +167,21 @@ export async function reads(ctx: Context): Promise<Section> {
           goal: 'report',
           met: null,
         },
+        {
+          name: `${op.name}: bare node:http / limit, req/s per core (answered req/s)`,
+          value: `${fmtPercent(perCore(BARE_HTTP) / perCore(LIMIT))} (${fmtPercent(rps(BARE_HTTP) / rps(LIMIT))})`,
+          goal: 'report',
+          met: null,
+        },
       );
+      if (op.freshTarget) {
+        goals.push({
+          name: op.freshTarget,
+          value: `${fmtPercent(renderedOfLimit)} per core (answered ${fmtPercent(rps(UNCACHED) / rps(LIMIT))})`,
+          goal: `≥ ${FRESH_PAGE_SHARE * 100} %`,
+          met: renderedOfLimit >= FRESH_PAGE_SHARE,
+        });
+      }
       for (const [name, rounds] of Object.entries(results)) {
         const failed = failures(`${op.name} on ${name}`, rounds);
         if (failed) notes.push(failed);
@@ -174,6 +204,7 @@ export async function reads(ctx: Context): Promise<Section> {
     await prism.mock.stop();
     await sameBytesPrism?.mock.stop();
     await bare.stop();
+    await bareHttp.stop();
     await floor.stop();
     await before?.stop();
     await uncached.stop();

@@ -15,7 +15,8 @@ import { fmtPercent, fmtSeconds } from '../lib/stats.ts';
 import { slowestTasks } from '../lib/turbo-summary.ts';
 
 const MAX_WARM_SHARE = 0.05;
-const MAX_COLD_MS = 120_000;
+const MAX_COLD_MS = 300_000;
+const COLD_TARGET = 'cold npm test wall time';
 const SLOWEST = 5;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -147,13 +148,20 @@ export async function toolchain(ctx: Context): Promise<Section> {
         },
       ],
       targets: [
-        {
-          name: `cold \`${label}\` wall time`,
-          value: fmtSeconds(cold.ms),
-          // The goal is the whole `npm test`'s; quick mode's build is only reported.
-          goal: options.quick ? 'report' : `< ${MAX_COLD_MS / 1000} s`,
-          met: options.quick || cold.code !== 0 ? null : cold.ms < MAX_COLD_MS,
-        },
+        // The goal is the whole `npm test`'s; quick mode's build is only reported, and the goal's row says so.
+        ...(options.quick
+          ? [
+              { name: `cold \`${label}\` wall time`, value: fmtSeconds(cold.ms), goal: 'report', met: null },
+              { name: COLD_TARGET, value: 'not run in quick mode', goal: `≤ ${MAX_COLD_MS / 1000} s`, met: null },
+            ]
+          : [
+              {
+                name: COLD_TARGET,
+                value: fmtSeconds(cold.ms),
+                goal: `≤ ${MAX_COLD_MS / 1000} s`,
+                met: cold.code !== 0 ? null : cold.ms <= MAX_COLD_MS,
+              },
+            ]),
         {
           name: `cold \`${label}\`: its CPU time over the ${cores} cores (the shortest wall time they allow)`,
           value: fmtSeconds(floorMs),

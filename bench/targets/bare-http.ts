@@ -1,5 +1,6 @@
-// The limit: a bare node:http server on the same Node answering recorded responses (status,
-// headers, body bytes) from memory, by request URL. No routing library, no validation, no storage.
+// Bare node:http: a node:http server on the same Node answering recorded responses (status, headers, body bytes)
+// from memory, by request URL. No routing library, no validation, no storage. Reported beside the limit (bare-net.ts):
+// the gap between them is node:http's own parsing and objects per request.
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import { replayedHeaders } from '../lib/http.ts';
 import { serveReplays } from '../lib/replay-target.ts';

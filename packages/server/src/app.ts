@@ -8,8 +8,10 @@ import { NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
 import { httpApp } from './http/app.ts';
 import { type Edge, httpEdge } from './http/edge.ts';
 import type { AppEnv, Runtime } from './http/env.ts';
+import { KnownTokens } from './http/known-tokens.ts';
 import { presentTransaction } from './http/present.ts';
 import { ReadCache, type ReadCacheOptions } from './http/read-cache.ts';
+import { DEFAULT_RENDERED_ROWS_BYTES, RenderedRows } from './http/rendered-rows.ts';
 import { RequestLog } from './http/request-log.ts';
 import { type RateLimit, TokenBuckets } from './http/token-buckets.ts';
 import { sandboxInstitutions } from './sandbox/index.ts';
@@ -67,9 +69,14 @@ export interface AppOptions {
   /**
    * Replay rendered reads at the HTTP edge until a write or the enrollment's clock changes them
    * (default on; see http/read-cache.ts). In-process `fetch` always runs the handlers. Always off
-   * on a store that cannot see other processes' writes (PostgreSQL): a replay could be stale.
+   * on a store that cannot see other processes' writes: a replay could be stale.
    */
   readCache?: ReadCacheOptions | false;
+  /**
+   * Memory budget of the transactions' rendered JSON, kept per row version for pages rendered rather than replayed
+   * (default 8 MiB; 0 keeps none; see http/rendered-rows.ts). Independent of the read cache.
+   */
+  renderedRowsBytes?: number;
 }
 
 export interface AppHandles {
@@ -121,6 +128,8 @@ export function createApp(options: AppOptions = {}): App {
     defaultApplication: options.defaultApplication ?? true,
     limits: { ...NO_LIMITS, ...options.limits },
     webhookTargets,
+    renderedRows: new RenderedRows(options.renderedRowsBytes ?? DEFAULT_RENDERED_ROWS_BYTES),
+    knownTokens: new KnownTokens(store),
   };
   const readCache = options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
   const edge = httpEdge({ readCache, rateLimit, requestLog, accessLog: options.accessLog });

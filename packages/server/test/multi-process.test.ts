@@ -1,15 +1,23 @@
 // Two server processes (`node src/main.ts`, as deployed behind a load balancer) on one
-// PostgreSQL database, over real HTTP: what one writes the other reads at once, one
-// Idempotency-Key makes one payment whichever process each request reaches, and every event
-// is delivered once although both processes run a delivery worker.
+// PostgreSQL database, over real HTTP: what one writes the other reads at once (its kept reads
+// of that enrollment go stale, the others' stay replayed), one Idempotency-Key makes one payment
+// whichever process each request reaches, and every event is delivered once although both
+// processes run a delivery worker. Then two stores on one database, as two processes see it:
+// the scoped revisions in the database, their notifications, and the barrier that makes a write
+// acknowledged by one seen by the other's next read however late its notification travels.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, test } from 'vitest';
+import { openStore } from '../src/index.ts';
 import { describeStorage } from '../src/storage/index.ts';
+import type { ChangeScope, Store } from '../src/storage/store.ts';
 import { startListening } from './helpers/child.ts';
-import { type Caller, caller, eventually, type Receiver, receiver } from './helpers/harness.ts';
+import { type Caller, caller, eventually, type Receiver, type Reply, receiver } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
 import { describeUnless } from './helpers/stores.ts';
+import { tcpProxy } from './helpers/tcp-proxy.ts';
 
 const postgres = await testPostgres();
 afterAll(() => postgres.stop());
@@ -27,7 +35,8 @@ async function startProcess(databaseUrl: string): Promise<Child> {
   const { child, url, output, exited } = await startListening('src/main.ts', {
     cwd: join(import.meta.dirname, '..'),
     // Behind a load balancer every process has the same public URL: links do not depend on which one answers.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://sandbox.test', ACCESS_LOG: 'off' },
+    // The access log says which answers were replayed.
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://sandbox.test', ACCESS_LOG: 'on' },
   });
   return {
     url,
@@ -89,6 +98,46 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
     assert.equal(Math.round(Number(before.body.ledger) * 100) - 1234, Math.round(Number(after.body.ledger) * 100));
   });
 
+  test("a payment through one process makes the other's kept reads of that enrollment stale at once, and no other's", async () => {
+    const other = await viaA('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const otherToken = other.body.access_token as string;
+    const otherBalances = `/accounts/${other.body.accounts[0].id}/balances`;
+    const balances = `/accounts/${checking.id}/balances`;
+    /** Whether B's access log marks the answer as replayed (its line is written once the answer is sent). */
+    const replayedByB = async (reply: Reply) => {
+      const id = reply.headers.get('request-id')!;
+      await eventually(() => b.output.some((line) => line.includes(id)));
+      return b.output.find((line) => line.includes(id))!.endsWith('(replayed)');
+    };
+    const cents = (reply: Reply) => Math.round(Number(reply.body.ledger) * 100);
+    for (const path of [balances, otherBalances]) {
+      const t = path === balances ? token : otherToken;
+      await viaB('GET', path, { token: t });
+      assert.ok(await replayedByB(await viaB('GET', path, { token: t })), `${path} is kept by B`);
+    }
+    let ledger = cents(await viaB('GET', balances, { token }));
+    // Each read follows the acknowledgement of the write at once: it must see it, whatever the notification's delay.
+    for (let i = 0; i < 5; i++) {
+      const paid = await viaA('POST', `/accounts/${checking.id}/payments`, { token, json: { amount: '1.01', memo: `Kept ${i}`, payee } });
+      assert.equal(paid.status, 202, paid.text);
+      const read = await viaB('GET', balances, { token });
+      assert.equal(cents(read), ledger - 101, `read ${i} through B after the payment through A`);
+      assert.equal(await replayedByB(read), false);
+      ledger = cents(read);
+      assert.ok(await replayedByB(await viaB('GET', otherBalances, { token: otherToken })), "the other enrollment's read stays replayed");
+    }
+  });
+
+  test('a token revoked through one process is refused by the other at once', async () => {
+    const enrolled = await viaA('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const revoked = enrolled.body.access_token as string;
+    const account = `/accounts/${enrolled.body.accounts[0].id}`;
+    for (let i = 0; i < 2; i++) assert.equal((await viaB('GET', account, { token: revoked })).status, 200);
+    assert.equal((await viaA('DELETE', '/accounts', { token: revoked })).status, 204);
+    assert.equal((await viaB('GET', account, { token: revoked })).status, 403);
+    assert.equal((await viaB('POST', '/sandbox/clock/advance', { token: revoked, json: { days: 1 } })).status, 403);
+  });
+
   test('24 concurrent payments with one Idempotency-Key, split across both, make exactly one payment', async () => {
     const count = async () => (await viaA('GET', `/accounts/${checking.id}/payments`, { token })).body.length as number;
     const before = await count();
@@ -128,5 +177,110 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
     assert.deepEqual(new Set(received), ids);
     assert.deepEqual(hook.rejected, []);
     assert.ok((await delivered()).every((entry) => entry.attempts === 1));
+  });
+});
+
+describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes see them', { timeout: 60_000 }, () => {
+  let databaseUrl: string;
+  let a: Store;
+  let b: Store;
+  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+  let admin: pg.Client;
+  const synced = (store: Store) => new Promise<boolean>((resolve) => store.syncChanges!(resolve));
+
+  beforeAll(async () => {
+    databaseUrl = await postgres.database();
+    const url = new URL(databaseUrl);
+    // B reaches the database through a proxy that can hold what the database sends: a notification in flight.
+    proxy = await tcpProxy(url.hostname, Number(url.port || 5432));
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    a = openStore({ url: databaseUrl });
+    b = openStore({ url: url.toString() });
+    await Promise.all([a.ready(), b.ready()]);
+    await eventually(async () => (await synced(a)) && (await synced(b)));
+    admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await a?.close();
+    await b?.close();
+    await proxy?.close();
+  });
+
+  const write = (store: Store, enrollment: string, changes?: ChangeScope) =>
+    store.transaction(
+      (tx) => tx.idempotency.insert({ scope: enrollment, key: randomUUID(), request_hash: 'h', status: 202, response: '{}', created_at: 0 }),
+      changes && { changes },
+    );
+  const stored = async (scope: string) =>
+    Number((await admin.query('SELECT revision FROM change_scopes WHERE scope = $1', [scope])).rows[0]?.revision ?? 0);
+  /** Both stores' revisions of each enrollment, once B has heard of everything committed so far. */
+  const seen = async (ids: string[]) => {
+    assert.equal(await synced(b), true);
+    return ids.map((id) => [a.scopedRevision!(id), b.scopedRevision!(id)]);
+  };
+
+  test('a write counts up its enrollment in the database and every process learns it; the outbox, a rollback or no write count nothing', async () => {
+    const [e1, e2] = [`enr_${randomUUID()}`, `enr_${randomUUID()}`];
+    const start = await seen([e1, e2]);
+    const mark = b.changeMark();
+    await write(a, e1, { enrollment: e1 });
+    assert.equal(await stored(e1), 1, 'counted in the writing transaction, in the database');
+    const afterScoped = await seen([e1, e2]);
+    assert.notEqual(afterScoped[0]![0], start[0]![0]);
+    assert.notEqual(afterScoped[0]![1], start[0]![1], 'the other process learned it');
+    assert.deepEqual(afterScoped[1], start[1], "another enrollment's revision is unchanged");
+    // What B rendered for e2 since `mark` is still current; for e1, or for no enrollment, it may not be.
+    assert.deepEqual([b.changedSince!(e2, mark), b.changedSince!(e1, mark), b.changedSince!(undefined, mark)], [false, true, true]);
+
+    await write(b, e2, 'outbox');
+    await a.transaction(async (tx) => {
+      await tx.enrollments.get(e2);
+    });
+    await assert.rejects(
+      b.transaction(async (tx) => {
+        await tx.idempotency.insert({ scope: e2, key: 'k', request_hash: 'h', status: 202, response: '{}', created_at: 0 });
+        throw new Error('rolled back');
+      }),
+    );
+    assert.deepEqual(await seen([e1, e2]), afterScoped, 'the outbox, a read-only transaction and a rollback count nothing');
+    assert.equal(await stored(e2), 0);
+
+    const anyBefore = await stored('*');
+    await write(b, e2);
+    assert.equal(await stored('*'), anyBefore + 1, 'an unscoped write counts up every scope');
+    const afterAny = await seen([e1, e2]);
+    assert.notEqual(afterAny[0]![0], afterScoped[0]![0]);
+    assert.notEqual(afterAny[1]![0], afterScoped[1]![0]);
+  });
+
+  test('a write acknowledged to one process is known to the other after its barrier, however late the notification travels', async () => {
+    const [e1, e2] = [`enr_${randomUUID()}`, `enr_${randomUUID()}`];
+    const [before1, before2] = [b.scopedRevision!(e1), b.scopedRevision!(e2)];
+    proxy.hold();
+    try {
+      await write(a, e1, { enrollment: e1 });
+      assert.equal(b.scopedRevision!(e1), before1, 'the notification is still on its way');
+      const barrier = synced(b);
+      proxy.release();
+      assert.equal(await barrier, true);
+    } finally {
+      proxy.release();
+    }
+    assert.notEqual(b.scopedRevision!(e1), before1, 'known once the barrier is answered');
+    assert.equal(b.scopedRevision!(e2), before2);
+  });
+
+  test('while the listening connection is down nothing can be vouched for; once back, everything kept before is stale', async () => {
+    const e1 = `enr_${randomUUID()}`;
+    assert.equal(await synced(b), true);
+    const before = b.scopedRevision!(e1);
+    await proxy.cut();
+    await eventually(async () => (await synced(b)) === false);
+    await proxy.restore();
+    await eventually(() => synced(b), 15_000);
+    assert.notEqual(b.scopedRevision!(e1), before, 'a new epoch: notifications may have been missed meanwhile');
   });
 });

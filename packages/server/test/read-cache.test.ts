@@ -13,7 +13,7 @@ import { type Entry, entryBytes, ReadCache } from '../src/http/read-cache.ts';
 import { openStore, type RunningServer, startServer } from '../src/index.ts';
 import { readCacheFromEnv } from '../src/settings.ts';
 import type { ChangeScope, Store } from '../src/storage/store.ts';
-import { type Caller, caller, type Reply } from './helpers/harness.ts';
+import { basic, type Caller, caller, type Reply } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
 const SHAPING_HEADERS = ['content-type', 'service-version', 'service-enrollment-status'];
@@ -244,6 +244,30 @@ describe("read cache: one enrollment's writes and another's reads", () => {
     assert.equal(await readAll(b), b.paths.length);
     assert.equal(await readAll(a), 0);
     assert.equal((await http('GET', `/accounts/${a.checking}`, { token: a.token })).body.name, 'Renamed again');
+  });
+
+  test("authentication's kept reads follow another process's writes: a revoked token, an upgraded application", async () => {
+    const a = await enroll();
+    const known = running.app.runtime.knownTokens;
+    const hits = known.hits;
+    for (let i = 0; i < 2; i++) assert.equal((await rendered('GET', '/accounts', { token: a.token })).status, 200);
+    assert.equal(known.hits - hits, 1, "the token's second request uses what the first read");
+    const other = openStore({ path: join(dir, 'sandbox.sqlite') });
+    try {
+      const created = await http('POST', '/sandbox/applications', { json: { default_version: '2019-07-01' } });
+      const enrolled = await http('POST', '/sandbox/enrollments', {
+        headers: { authorization: basic(created.body.key) },
+        json: { username: 'username', password: 'password' },
+      });
+      const older = enrolled.body.access_token as string;
+      assert.equal((await rendered('GET', '/accounts', { token: older })).headers.get('service-version'), '2019-07-01');
+      await other.transaction((tx) => tx.applications.update(created.body.application.id, { version: '2020-10-12' }));
+      assert.equal((await rendered('GET', '/accounts', { token: older })).headers.get('service-version'), '2020-10-12');
+      await other.transaction((tx) => tx.enrollments.update(a.enrollmentId, { revoked_at: Date.now() }), { changes: { enrollment: a.enrollmentId } });
+      assert.equal((await rendered('GET', '/accounts', { token: a.token })).status, 403);
+    } finally {
+      await other.close();
+    }
   });
 
   test('a write not scoped to one enrollment renders every kept read again', async () => {

@@ -252,8 +252,25 @@ for (const kind of await storeKinds()) {
       );
       const ranged = await store.transactions.page('acc_1', { startDate: '2024-02-01', endDate: '2024-02-28', limit: 5000 });
       assert.equal(ranged.length, 1000);
-      // Every column comes back as written.
-      assert.deepEqual(await store.transactions.get('acc_1', 'txn_8'), rows[7]);
+      // Every column comes back as written, with the row's version (no update yet).
+      assert.deepEqual(await store.transactions.get('acc_1', 'txn_8'), { ...rows[7], version: 0 });
+      // The page's keys are its rows' ids and versions in its order; an update counts the version up.
+      // A patch made from a whole row (as the sandbox's posting does) carries a version: not written.
+      const whole: TransactionRow = { ...sorted[1]!, processing_status: 'complete', version: 7 };
+      await store.transaction((tx) => tx.transactions.update(sorted[1]!.id, whole));
+      assert.deepEqual(
+        await store.transactions.pageKeys('acc_1', { limit: 3 }),
+        sorted.slice(0, 3).map((r, i) => ({ id: r.id, version: i === 1 ? 1 : 0 })),
+      );
+      const some = await store.transactions.getMany('acc_1', [sorted[1]!.id, sorted[2]!.id, 'txn_none']);
+      assert.deepEqual(
+        some.map((r) => [r.id, r.version, r.processing_status]).sort(),
+        [
+          [sorted[1]!.id, 1, 'complete'],
+          [sorted[2]!.id, 0, sorted[2]!.processing_status],
+        ].sort(),
+      );
+      assert.deepEqual(await store.transactions.getMany('acc_2', [sorted[1]!.id]), [], "another account's rows are not its");
       const plan = await inspect[kind.name].pagePlan(location);
       assert.ok(plan.usesIndex, plan.text);
       assert.ok(!plan.sorts, `no sort step: ${plan.text}`);

@@ -1,7 +1,11 @@
-// Transactions: order, pagination, ledger consistency, parameters, both versions.
+// Transactions: order, pagination, ledger consistency, parameters, both versions, and the rendered JSON of each
+// row that pages join.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { type TestApp, testApp } from './helpers/harness.ts';
+import { basic, type TestApp, testApp } from './helpers/harness.ts';
 
 const cents = (money: string) => Math.round(Number(money) * 100);
 
@@ -207,5 +211,91 @@ describe('large history', () => {
       deep.body.map((txn: any) => txn.id),
       list.slice(19001, 19011).map((txn: any) => txn.id),
     );
+  });
+});
+
+describe("a page joins its rows' JSON, kept per row version", () => {
+  let dir: string;
+  /** Keeps rendered rows, as shipped; `fresh` keeps none and renders every row of every page: the oracle. */
+  let kept: TestApp;
+  let fresh: TestApp;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'server-rendered-rows-'));
+    const databasePath = join(dir, 'sandbox.sqlite');
+    kept = testApp({ databasePath });
+    fresh = testApp({ databasePath, renderedRowsBytes: 0 });
+  });
+  afterAll(async () => {
+    await kept.close();
+    await fresh.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const rows = () => kept.app.runtime.renderedRows;
+  /** Reads the page through both apps: the same text; returns how many of its rows `kept` joined from kept JSON. */
+  const page = async (token: string, path: string, version?: string) => {
+    const hits = rows().hits;
+    const read = await kept.call('GET', path, { token, ...(version ? { version } : {}) });
+    const rendered = await fresh.call('GET', path, { token, ...(version ? { version } : {}) });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.text, rendered.text, `${path}: the joined page equals the page rendered whole`);
+    return { body: read.body as any[], joined: rows().hits - hits };
+  };
+
+  test('a row written anew renders again; the others are joined as kept', async () => {
+    const { token, accounts, enrollmentId } = await kept.enroll();
+    const path = `/accounts/${accounts[0].id}/transactions?count=50`;
+    assert.equal((await page(token, path)).joined, 0);
+    const { body, joined } = await page(token, path);
+    assert.equal(joined, 50, 'every row kept');
+    await kept.app.store.transaction((tx) => tx.transactions.update(body[3].id, { description: 'Changed in place' }), {
+      changes: { enrollment: enrollmentId },
+    });
+    const after = await page(token, path);
+    assert.equal(after.body[3].description, 'Changed in place');
+    assert.equal(after.joined, 49);
+    const paid = await kept.call('POST', `/accounts/${accounts[0].id}/payments`, {
+      token,
+      json: { amount: '3.21', memo: 'Joined', payee: { scheme: 'zelle', address: 'joined@example.com', name: 'Jo', type: 'person' } },
+    });
+    assert.equal(paid.status, 202, paid.text);
+    const paidPage = await page(token, path);
+    assert.equal(paidPage.body[0].amount, '-3.21');
+    assert.equal(paidPage.joined, 49, 'the new row rendered, the rest kept');
+  });
+
+  test('a clock move that posts and enriches rows renders them again', async () => {
+    const { token, accounts } = await kept.enroll();
+    const path = `/accounts/${accounts[0].id}/transactions?count=100`;
+    const before = await page(token, path);
+    assert.ok(before.body.some((txn) => txn.status === 'pending' || txn.details.processing_status === 'pending'));
+    await page(token, path);
+    assert.equal((await kept.call('POST', '/sandbox/clock/advance', { token, json: { days: 3 } })).status, 200);
+    const after = await page(token, path);
+    const changed = before.body.filter((was) => {
+      const now = after.body.find((txn) => txn.id === was.id);
+      return now && JSON.stringify(now) !== JSON.stringify(was);
+    });
+    assert.ok(changed.length > 0, 'posting or enrichment changed rows the page showed');
+  });
+
+  test("another version, asked for or the application's after an upgrade, renders in its own shape", async () => {
+    const created = await kept.call('POST', '/sandbox/applications', { json: { default_version: '2019-07-01' } });
+    const enrolled = await kept.call('POST', '/sandbox/enrollments', {
+      headers: { authorization: basic(created.body.key) },
+      json: { username: 'username', password: 'password' },
+    });
+    const token = enrolled.body.access_token as string;
+    const path = `/accounts/${enrolled.body.accounts[0].id}/transactions?count=20`;
+    const older = await page(token, path);
+    assert.equal(older.body[0].status, undefined, 'the 2019-07-01 shape');
+    assert.equal((await page(token, path)).joined, 20);
+    assert.equal((await page(token, path, '2020-10-12')).joined, 0, 'the same rows in another version are rendered');
+    const upgraded = await kept.call('POST', '/sandbox/application/version', { token, json: { version: '2020-10-12' } });
+    assert.equal(upgraded.status, 200, upgraded.text);
+    const current = await page(token, path);
+    assert.equal(typeof current.body[0].status, 'string', 'the 2020-10-12 shape');
+    assert.equal(current.joined, 20, 'kept from the read in that version');
   });
 });

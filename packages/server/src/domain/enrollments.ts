@@ -171,9 +171,9 @@ function accountRow(
   return row;
 }
 
-/** The enrollment a token names, usable or not; undefined when none. */
-export const findEnrollmentByToken = (deps: Deps, token: string): Promise<EnrollmentRow | undefined> =>
-  deps.store.enrollments.getByTokenHash(hashToken(token));
+/** The enrollment whose token has this hash (`hashToken`), usable or not; undefined when none. */
+export const findEnrollmentByTokenHash = (deps: Deps, tokenHash: string): Promise<EnrollmentRow | undefined> =>
+  deps.store.enrollments.getByTokenHash(tokenHash);
 
 /** The enrollment a token named, if it may be used; 403 when unknown or revoked. */
 export function usableEnrollment(enrollment: EnrollmentRow | undefined): EnrollmentRow {

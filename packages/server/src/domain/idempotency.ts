@@ -46,39 +46,53 @@ export interface KeyedRequest {
   status: number;
 }
 
+/** What a keyed request does in its transaction. */
+export interface KeyedWork<Reads, Body> {
+  /** Reads asked for together with the enrollment's lock and the key's record (on a server database, one round trip). */
+  read: (tx: Repos) => Promise<Reads>;
+  /** Sends the writes, not awaited (they go out together with the key's record), and gives the answer to keep. */
+  write: (tx: Repos, now: number, reads: Reads) => Promise<Sent<Body>> | Sent<Body>;
+}
+
+export interface Sent<Body> {
+  body: Body;
+  writes: Promise<unknown>[];
+}
+
 /**
- * Runs `create` once per key: in one transaction with the key's record, so that the effect and the stored answer are
- * committed together. Without a key it simply runs. `create` receives the enrollment clock's time.
+ * Runs the work once per key: in one transaction with the key's record, so that the effect and the stored answer are
+ * committed together. Without a key it simply runs. The enrollment's lock is asked for first (statements on one
+ * connection run in order), so the reads after it see every earlier writer's commit.
  */
-export async function onceUnderKey<Body>(
-  deps: Deps,
-  request: KeyedRequest,
-  create: (tx: Repos, now: number) => Promise<Body>,
-): Promise<Idempotent<Body>> {
+export async function onceUnderKey<Reads, Body>(deps: Deps, request: KeyedRequest, work: KeyedWork<Reads, Body>): Promise<Idempotent<Body>> {
   const { enrollment, key, hash, status } = request;
   const attempt = () =>
-    transactFor(deps, enrollment.id, async (tx) => {
-      await tx.enrollments.getForUpdate(enrollment.id);
+    transactFor(deps, enrollment.id, async (tx): Promise<Idempotent<Body>> => {
       const now = enrollmentNow(deps.now, enrollment);
-      if (key !== undefined) {
-        const stored = await tx.idempotency.get(enrollment.id, key);
-        if (stored && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS) {
-          await tx.idempotency.delete(enrollment.id, key);
-        } else if (stored) {
-          if (stored.request_hash !== hash) {
-            throw new ApiError(
-              422,
-              'idempotency_key_reused',
-              'This Idempotency-Key was already used with a different request; use a new key for a new request.',
-            );
-          }
-          return { body: JSON.parse(stored.response) as Body, replayed: true };
+      const [, stored, reads] = await Promise.all([
+        tx.enrollments.getForUpdate(enrollment.id),
+        key === undefined ? undefined : tx.idempotency.get(enrollment.id, key),
+        work.read(tx),
+      ]);
+      const expired = stored !== undefined && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS;
+      if (stored && !expired) {
+        if (stored.request_hash !== hash) {
+          throw new ApiError(
+            422,
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+          );
         }
+        return { body: JSON.parse(stored.response) as Body, replayed: true };
       }
-      const body = await create(tx, now);
-      if (key !== undefined) {
-        await tx.idempotency.insert({ scope: enrollment.id, key, request_hash: hash, status, response: JSON.stringify(body), created_at: now });
-      }
+      const { body, writes } = await work.write(tx, now, reads);
+      await Promise.all([
+        ...(expired ? [tx.idempotency.delete(enrollment.id, key!)] : []),
+        ...writes,
+        ...(key === undefined
+          ? []
+          : [tx.idempotency.insert({ scope: enrollment.id, key, request_hash: hash, status, response: JSON.stringify(body), created_at: now })]),
+      ]);
       return { body, replayed: false };
     });
   try {

@@ -1,7 +1,7 @@
 // Payees and Zelle payments. A payment debits the payer account at once (ledger, available
 // and a posted transaction) in the transaction that stores it and its idempotency key; a payee
 // is written in the transaction that stores its key.
-import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos } from '../storage/store.ts';
+import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos, TransactionRow } from '../storage/store.ts';
 import { availableOf } from './balances.ts';
 import { dayOf } from './clock.ts';
 import type { Deps } from './context.ts';
@@ -73,9 +73,12 @@ export async function createPayee<Body>(
   // As for payments: an MFA answer creates nothing and is not stored under the key.
   if (input.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
   const request = { enrollment, key: idempotencyKey, hash: requestHash(`${account.id}/payees`, input), status: 200 };
-  return onceUnderKey(deps, request, async (tx, now) => {
-    await tx.payees.upsert({ account_id: account.id, scheme: input.scheme, address, name: input.name, type: input.type, created_at: now });
-    return present((await tx.payees.get(account.id, input.scheme, address))!);
+  return onceUnderKey(deps, request, {
+    read: async () => undefined,
+    write: async (tx, now) => {
+      await tx.payees.upsert({ account_id: account.id, scheme: input.scheme, address, name: input.name, type: input.type, created_at: now });
+      return { body: present((await tx.payees.get(account.id, input.scheme, address))!), writes: [] };
+    },
   });
 }
 
@@ -96,12 +99,44 @@ export async function createPayment<Body>(
   // MFA answers make no payment and are not stored under the key: the client repeats the request after MFA.
   if (input.memo === MFA_TRIGGER || input.payee.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
   const request = { enrollment, key: idempotencyKey, hash: requestHash(account.id, input), status: 202 };
-  return onceUnderKey(deps, request, async (tx, now) => present(await makePayment(tx, account, input, cents, address, now)));
+  return onceUnderKey(deps, request, {
+    read: (tx) => paymentReads(tx, account, input, address),
+    write: (tx, now, reads) => {
+      const { payment, writes } = makePayment(tx, account, input, cents, address, now, reads);
+      return { body: present(payment), writes };
+    },
+  });
 }
 
-async function makePayment(tx: Repos, account: AccountRow, input: PaymentInput, cents: number, address: string, now: number): Promise<PaymentRow> {
-  const current = (await tx.accounts.get(account.enrollment_id, account.id))!;
-  const known = await tx.payees.get(account.id, input.payee.scheme, address);
+/** What a payment reads before it writes: independent of each other, so they are asked for together. */
+interface PaymentReads {
+  current: AccountRow | undefined;
+  known: PayeeRow | undefined;
+  maxSeq: number;
+  pending: TransactionRow[];
+}
+
+async function paymentReads(tx: Repos, account: AccountRow, input: PaymentInput, address: string): Promise<PaymentReads> {
+  const [current, known, maxSeq, pending] = await Promise.all([
+    tx.accounts.get(account.enrollment_id, account.id),
+    tx.payees.get(account.id, input.payee.scheme, address),
+    tx.transactions.maxSeq(account.id),
+    // The new transaction is posted: it is not among these.
+    tx.transactions.listPending(account.id),
+  ]);
+  return { current, known, maxSeq, pending };
+}
+
+/** The payment and its writes, asked for together (in order: the transaction before the payment that names it). */
+function makePayment(
+  tx: Repos,
+  account: AccountRow,
+  input: PaymentInput,
+  cents: number,
+  address: string,
+  now: number,
+  { current, known, maxSeq, pending }: PaymentReads,
+): { payment: PaymentRow; writes: Promise<void>[] } {
   const name = input.payee.name ?? known?.name;
   const type = input.payee.type ?? known?.type;
   if (!name || !type) {
@@ -110,38 +145,13 @@ async function makePayment(tx: Repos, account: AccountRow, input: PaymentInput, 
     if (!type) params['payee.type'] = ['is required for a new payee'];
     throw unprocessable(params, 'The payee is not known yet: give its name and type.');
   }
-  if (current.available_cents < cents) {
+  if (current!.available_cents < cents) {
     throw new ApiError(422, 'payments.insufficient_funds', 'The available balance does not cover the payment.');
   }
-  await tx.payees.upsert({ account_id: account.id, scheme: input.payee.scheme, address, name, type, created_at: now });
-
   const reference = newPaymentReference();
   const date = dayOf(now);
-  const ledger = current.ledger_cents - cents;
+  const ledger = current!.ledger_cents - cents;
   const transactionId = newId('txn');
-  await tx.transactions.insertMany([
-    {
-      id: transactionId,
-      account_id: account.id,
-      seq: (await tx.transactions.maxSeq(account.id)) + 1,
-      date,
-      amount_cents: -cents,
-      description: `Zelle payment to ${name} Conf# ${reference}`,
-      status: 'posted',
-      type: 'zelle',
-      running_balance_cents: ledger,
-      processing_status: 'complete',
-      category: null,
-      counterparty_name: name,
-      counterparty_type: type === 'business' ? 'organization' : 'person',
-      post_date: null,
-      post_amount_cents: null,
-      post_replaces: false,
-      enrich_at: null,
-    },
-  ]);
-  const pending = await tx.transactions.listPending(account.id);
-  await tx.accounts.update(account.id, { ledger_cents: ledger, available_cents: availableOf(current, ledger, pending) });
   const payment: PaymentRow = {
     id: newId('pay'),
     account_id: account.id,
@@ -157,8 +167,33 @@ async function makePayment(tx: Repos, account: AccountRow, input: PaymentInput, 
     transaction_id: transactionId,
     created_at: now,
   };
-  await tx.payments.insert(payment);
-  return payment;
+  const writes = [
+    tx.payees.upsert({ account_id: account.id, scheme: input.payee.scheme, address, name, type, created_at: now }),
+    tx.transactions.insertMany([
+      {
+        id: transactionId,
+        account_id: account.id,
+        seq: maxSeq + 1,
+        date,
+        amount_cents: -cents,
+        description: `Zelle payment to ${name} Conf# ${reference}`,
+        status: 'posted',
+        type: 'zelle',
+        running_balance_cents: ledger,
+        processing_status: 'complete',
+        category: null,
+        counterparty_name: name,
+        counterparty_type: type === 'business' ? 'organization' : 'person',
+        post_date: null,
+        post_amount_cents: null,
+        post_replaces: false,
+        enrich_at: null,
+      },
+    ]),
+    tx.accounts.update(account.id, { ledger_cents: ledger, available_cents: availableOf(current!, ledger, pending) }),
+    tx.payments.insert(payment),
+  ];
+  return { payment, writes };
 }
 
 /** The account's payments, newest first, read a page at a time as they are consumed. */

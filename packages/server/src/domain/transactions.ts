@@ -1,6 +1,6 @@
 // Transaction reads: keyset pages streamed in chunks (a page deep in a huge history costs what
 // the first does), and the microdeposit check that fetching transactions triggers.
-import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionRow } from '../storage/store.ts';
+import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionKey, TransactionQuery, TransactionRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
 import { type Deps, transactFor } from './context.ts';
 import { notFound, unprocessable } from './errors.ts';
@@ -13,29 +13,44 @@ export interface TransactionFilter {
   endDate?: string | undefined;
 }
 
-/** Resolves the cursor up front, so a bad `from_id` fails before anything is streamed. */
-export async function openTransactionList(deps: Deps, account: AccountRow, filter: TransactionFilter): Promise<AsyncIterable<TransactionRow>> {
+/** The filter's dates checked and its `from_id` resolved to a position. */
+async function startOf(deps: Deps, account: AccountRow, filter: TransactionFilter): Promise<TransactionCursor | undefined> {
   if (filter.startDate && filter.endDate && filter.startDate > filter.endDate) {
     throw unprocessable({ start_date: ['must not be after end_date'] });
   }
-  let cursor: TransactionCursor | undefined;
-  if (filter.fromId !== undefined) {
-    const from = await deps.store.transactions.get(account.id, filter.fromId);
-    if (!from) throw unprocessable({ from_id: ['is not a transaction of this account'] });
-    cursor = { date: from.date, seq: from.seq };
-  }
+  if (filter.fromId === undefined) return undefined;
+  const from = await deps.store.transactions.get(account.id, filter.fromId);
+  if (!from) throw unprocessable({ from_id: ['is not a transaction of this account'] });
+  return { date: from.date, seq: from.seq };
+}
+
+const queryOf = (filter: TransactionFilter, before: TransactionCursor | undefined, limit: number): TransactionQuery => ({
+  ...(before ? { before } : {}),
+  ...(filter.startDate ? { startDate: filter.startDate } : {}),
+  ...(filter.endDate ? { endDate: filter.endDate } : {}),
+  limit,
+});
+
+/** Resolves the cursor up front, so a bad `from_id` fails before anything is streamed. */
+export async function openTransactionList(deps: Deps, account: AccountRow, filter: TransactionFilter): Promise<AsyncIterable<TransactionRow>> {
+  const cursor = await startOf(deps, account, filter);
   const { store } = deps;
   return keysetRows(
-    (before, limit) =>
-      store.transactions.page(account.id, {
-        ...(before ? { before } : {}),
-        ...(filter.startDate ? { startDate: filter.startDate } : {}),
-        ...(filter.endDate ? { endDate: filter.endDate } : {}),
-        limit,
-      }),
+    (before, limit) => store.transactions.page(account.id, queryOf(filter, before, limit)),
     (row): TransactionCursor => ({ date: row.date, seq: row.seq }),
     { from: cursor, count: filter.count },
   );
+}
+
+/** The ids and versions of one page of `count` transactions (what `openTransactionList` lists), in one read. */
+export async function transactionPageKeys(deps: Deps, account: AccountRow, filter: TransactionFilter & { count: number }): Promise<TransactionKey[]> {
+  const cursor = await startOf(deps, account, filter);
+  return deps.store.transactions.pageKeys(account.id, queryOf(filter, cursor, filter.count));
+}
+
+/** The account's transactions of these ids that still exist. */
+export function transactionsOf(deps: Deps, account: AccountRow, ids: readonly string[]): Promise<TransactionRow[]> {
+  return deps.store.transactions.getMany(account.id, ids);
 }
 
 export async function transactionOf(deps: Deps, account: AccountRow, id: string): Promise<TransactionRow> {

@@ -11,8 +11,10 @@ import {
   type ApiOperation,
   type ApiStatus,
   apiJson,
+  apiJsonItems,
   apiJsonList,
   apiJsonStream,
+  type ItemJson,
   noContent,
   type SandboxBody,
   type SandboxOperation,
@@ -39,6 +41,8 @@ export const answer = {
   /** A JSON body of the API, rewritten into the request's version. */
   json: async <O extends ApiOperation, S extends ApiStatus<O>>(c: AppContext, runtime: Runtime, operation: O, status: S, body: ApiBody<O, S>) =>
     as<O>(await apiJson(c, runtime, operation, status, body)),
+  /** A JSON array joined from its items' JSON (`itemJson`). */
+  items: <O extends ApiOperation>(c: AppContext, operation: O, items: readonly ItemJson<O>[]) => as<O>(apiJsonItems(c, operation, items)),
   /** A JSON array streamed as it is read. */
   stream: <O extends ApiOperation>(c: AppContext, runtime: Runtime, operation: O, items: AsyncIterable<ApiItem<O>>) =>
     as<O>(apiJsonStream(c, runtime, operation, items)),

@@ -1,6 +1,7 @@
 // The Hono app: the edge's tracking, errors and not-found answers, the version and body limit
 // middleware, the routes of each document, and the rendered reference under /docs.
-import { docsApp } from '@aggregation/docs';
+// The serving half only: the package's main entry also loads the Postman converter, some 50 MB the server never uses.
+import { docsApp } from '@aggregation/docs/serve';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RequestValidator } from '../contract/requests.ts';

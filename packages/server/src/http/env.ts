@@ -5,6 +5,8 @@ import type { Deps } from '../domain/context.ts';
 import type { SandboxLimits } from '../domain/limits.ts';
 import type { ApplicationRow, EnrollmentRow } from '../storage/store.ts';
 import type { TargetPolicy } from '../webhooks/targets.ts';
+import type { KnownTokens } from './known-tokens.ts';
+import type { RenderedRows } from './rendered-rows.ts';
 import type { RequestLog } from './request-log.ts';
 import type { TokenBuckets } from './token-buckets.ts';
 
@@ -22,8 +24,8 @@ export interface AppVariables {
   /** Set by the validation middleware: coerced parameters and the body. */
   params: Record<string, unknown>;
   body: unknown;
-  /** Set by the read cache's capture: receives the JSON text of a 200 response to keep. */
-  keepBody?: (text: string) => void;
+  /** Set by the read cache's capture: receives the JSON of a 200 response to keep (text, or its UTF-8 bytes). */
+  keepBody?: (body: string | Buffer) => void;
 }
 
 export interface AppEnv {
@@ -51,6 +53,10 @@ export interface Runtime {
   limits: SandboxLimits;
   /** Which webhook URLs may be set and delivered to. */
   webhookTargets: TargetPolicy;
+  /** The JSON of transactions rendered so far, per row version (pages join it). */
+  renderedRows: RenderedRows;
+  /** What authentication read for each token, while current. */
+  knownTokens: KnownTokens;
 }
 
 /** The TCP peer of the request (what the limits per client address count); null in-process. */

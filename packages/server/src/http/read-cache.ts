@@ -1,11 +1,12 @@
 // Rendered read responses, replayed at the HTTP edge. A GET of the API that a handler answered
 // with 200 is kept, byte for byte, under everything that shaped it (URL, Host, Authorization,
 // Service-Version). It is replayed only while the store has seen no commit since it was
-// rendered (from this process or, on a shared file, another), or, for a token's read, no commit
+// rendered (from this process or another on the same database), or, for a token's read, no commit
 // that may have changed that enrollment's rows (the store's scoped revision), and while the
 // enrollment's clock has not reached its next state change; otherwise the request goes to the
 // app as usual.
-// Validity is checked once per turn of the event loop for the requests it read (see `check`).
+// Validity is checked once per turn of the event loop for the requests it read (see `check`), on
+// PostgreSQL once the other processes' commits made so far are known (`Store.syncChanges`).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
@@ -13,8 +14,10 @@ import { LRUCache } from 'lru-cache';
 import type { Now } from '../domain/clock.ts';
 import type { EnrollmentRow, Store } from '../storage/store.ts';
 import type { AppEnv } from './env.ts';
+import { syncedRequests } from './known-tokens.ts';
 import { enrollmentCaller } from './middleware/rate-limit.ts';
 import { VERSION_HEADER } from './middleware/version.ts';
+import { ownBytes } from './own-bytes.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 import { requestLogScope } from './request-log.ts';
 
@@ -65,20 +68,17 @@ export function entryBytes(key: string, entry: Pick<Entry, 'headers' | 'body'>):
   return entry.body.byteLength + 2 * (key.length + headers) + ENTRY_OVERHEAD_BYTES;
 }
 
-/**
- * The body in memory of its own. Small buffers are slices of a shared 8 KiB pool, and a kept slice would keep
- * its whole slab: up to five times a small body's size, not counted against the budget.
- */
-function unpooled(text: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
-  return bytes;
-}
-
 /** The enrollment's next state change, in real time (its clock runs at an offset). */
 function expiryOf(enrollment: EnrollmentRow | undefined): number {
   if (!enrollment || enrollment.next_due_at === null) return Number.POSITIVE_INFINITY;
   return enrollment.next_due_at - enrollment.clock_offset_ms;
+}
+
+interface Waiting {
+  key: string;
+  entry: Entry;
+  incoming: IncomingMessage;
+  decide: (entry: Entry | undefined) => void;
 }
 
 export class ReadCache {
@@ -87,7 +87,7 @@ export class ReadCache {
   private readonly store: Store;
   private readonly now: Now;
   /** Requests waiting for this turn's check of the change mark, and the check's scheduled run. */
-  private waiting: { key: string; entry: Entry; decide: (entry: Entry | undefined) => void }[] = [];
+  private waiting: Waiting[] = [];
   private flush: NodeJS.Immediate | undefined;
   hits = 0;
   misses = 0;
@@ -133,7 +133,7 @@ export class ReadCache {
     }
     // Not kept apart per connection: a live replay needs this connection's certificate too.
     if (entry.live && (incoming.socket as TLSSocket).authorized !== true) return false;
-    this.waiting.push({ key, entry, decide });
+    this.waiting.push({ key, entry, incoming, decide });
     this.flush ??= setImmediate(this.checkWaiting);
     return true;
   }
@@ -142,6 +142,23 @@ export class ReadCache {
     const waiting = this.waiting;
     this.waiting = [];
     this.flush = undefined;
+    // Where other processes' commits are learned late (PostgreSQL), first wait until those made so far are known.
+    if (this.store.syncChanges) this.store.syncChanges((current) => (current ? this.decide(waiting) : this.render(waiting)));
+    else this.decide(waiting);
+  };
+
+  /** Lets every waiting request through to the app: its kept response cannot be vouched for. */
+  private render(waiting: Waiting[]): void {
+    for (const { key, entry, decide } of waiting) {
+      if (this.entries.peek(key) === entry) this.entries.delete(key);
+      this.misses += 1;
+      decide(undefined);
+    }
+  }
+
+  private decide(waiting: Waiting[]): void {
+    // What goes on to the app after this check needs no barrier of its own (known-tokens.ts).
+    if (this.store.syncChanges) for (const { incoming } of waiting) syncedRequests.add(incoming);
     const mark = this.store.changeMark();
     const now = this.now();
     // Read after the mark: a commit in between shows in one or the other.
@@ -170,7 +187,7 @@ export class ReadCache {
         decide(entry);
       }
     }
-  };
+  }
 
   /**
    * Route middleware: keeps the response when the handler produced a JSON body (`keepBody`)
@@ -182,17 +199,19 @@ export class ReadCache {
       const key = incoming && readCacheKey(incoming);
       if (!key) return next();
       const mark = this.store.changeMark();
-      let body: string | undefined;
-      c.set('keepBody', (text: string) => {
-        body = text;
+      let body: string | Buffer | undefined;
+      c.set('keepBody', (rendered: string | Buffer) => {
+        body = rendered;
       });
       await next();
       if (body === undefined || c.res.status !== 200 || body.length > this.maxEntryBytes) return;
       const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
-      // Read before the mark is compared: unchanged, no commit came after the render's reads.
+      // Read before the mark is compared: unchanged, no commit came after the render's reads. Where the store tells
+      // commits apart by enrollment, only those that touch this one's reads count.
       const revision = enrollment && this.store.scopedRevision?.(enrollment.id);
-      if (this.store.changeMark() !== mark) return;
-      const bytes = unpooled(body);
+      const changed = this.store.changedSince ? this.store.changedSince(enrollment?.id, mark) : this.store.changeMark() !== mark;
+      if (changed) return;
+      const bytes = ownBytes(body);
       const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
       headers['content-length'] = bytes.length;
       delete headers[REQUEST_ID_HEADER.toLowerCase()];

@@ -6,6 +6,7 @@ import type { JSONLike, RequestBodyJSON, ResponseContent, ResponseObjectMap } fr
 import type { operations, sandboxOperations } from '../contract/types.ts';
 import { type ChangeContext, type Resource, rewriteResource, rewrites } from '../versions/index.ts';
 import type { AppContext, Runtime } from './env.ts';
+import { ownBytes } from './own-bytes.ts';
 import { presentDetails } from './present.ts';
 
 type Responses<Ops, O extends keyof Ops> = ResponseObjectMap<Ops[O]>;
@@ -77,6 +78,32 @@ export async function apiJson<O extends ApiOperation, S extends ApiStatus<O>>(
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+declare const renderedItem: unique symbol;
+/** One item of an operation's array body as UTF-8 JSON in the request's version: only `apiItemJson` makes one. */
+export type ItemJson<O extends ApiOperation> = Buffer & { readonly [renderedItem]: O };
+
+export async function apiItemJson<O extends ApiOperation>(c: AppContext, runtime: Runtime, operation: O, item: ApiItem<O>): Promise<ItemJson<O>> {
+  // Kept by the rendered rows, one allocation each.
+  return ownBytes(JSON.stringify(await versioned(c, runtime, operation, item))) as ItemJson<O>;
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/**
+ * A JSON array joined from items rendered one by one (as `apiJson` renders the whole array), as bytes: copied
+ * together once, and written and kept without being encoded again.
+ */
+export function apiJsonItems<O extends ApiOperation>(c: AppContext, _operation: O, items: readonly ItemJson<O>[]): Response {
+  const parts: Buffer[] = [OPEN];
+  for (const [index, item] of items.entries()) parts.push(...(index === 0 ? [item] : [COMMA, item]));
+  parts.push(CLOSE);
+  const bytes = Buffer.concat(parts);
+  c.get('keepBody')?.(bytes);
+  return c.body(bytes, 200, JSON_HEADERS);
+}
 
 export function sandboxJson<O extends SandboxOperation, S extends SandboxStatus<O>>(
   c: AppContext,

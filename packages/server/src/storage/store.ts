@@ -105,6 +105,14 @@ export interface TransactionRow {
   post_replaces: boolean;
   /** Enrollment-clock time when enrichment completes; null once complete. */
   enrich_at: number | null;
+  /** Counts the row's updates (set by the store: absent on rows to insert). */
+  version?: number;
+}
+
+/** Which transaction, and which version of it: what its rendered JSON is kept under. */
+export interface TransactionKey {
+  id: string;
+  version: number;
 }
 
 export interface TransactionCursor {
@@ -234,11 +242,16 @@ export interface TransactionRepo {
   get(accountId: string, id: string): Promise<TransactionRow | undefined>;
   /** Newest first: date descending, then seq descending. Keyset-paginated. */
   page(accountId: string, query: TransactionQuery): Promise<TransactionRow[]>;
+  /** The ids and versions of the rows `page` would return, in its order. */
+  pageKeys(accountId: string, query: TransactionQuery): Promise<TransactionKey[]>;
+  /** The account's transactions of these ids that still exist, in no particular order. */
+  getMany(accountId: string, ids: readonly string[]): Promise<TransactionRow[]>;
   listPending(accountId: string): Promise<TransactionRow[]>;
   listEnrichmentDue(accountId: string, now: number): Promise<TransactionRow[]>;
   nextEnrichmentAt(accountId: string): Promise<number | null>;
   maxSeq(accountId: string): Promise<number>;
-  update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id'>>): Promise<void>;
+  /** Also counts up the row's version. */
+  update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id' | 'version'>>): Promise<void>;
   delete(id: string): Promise<void>;
 }
 
@@ -343,9 +356,9 @@ export interface Store extends Repos {
    */
   changeMark(): string;
   /**
-   * Whether `changeMark` also changes on commits of other processes sharing the database.
-   * When false (a server database: it cannot answer synchronously and cheaply), the app keeps
-   * no read cache, since a kept response could be stale after another process wrote.
+   * Whether `changeMark` also changes on commits of other processes sharing the database (once `syncChanges`
+   * says so, where the store has it). When false, the app keeps no read cache, since a kept response could be
+   * stale after another process wrote.
    */
   readonly seesOtherWriters: boolean;
   /**
@@ -354,6 +367,19 @@ export interface Store extends Repos {
    * caches compare it when `changeMark` moved. Absent where the store does not keep it.
    */
   scopedRevision?(enrollmentId: string): string;
+  /**
+   * Whether a commit that may have changed what the enrollment's reads show (without one: any commit) is known
+   * since `changeMark` returned `mark`. Absent where only the mark tells (it moves with every commit): a read cache
+   * then keeps what it rendered only while the mark stayed put.
+   */
+  changedSince?(enrollmentId: string | undefined, mark: string): boolean;
+  /**
+   * Calls `done(true)` once `changeMark` and `scopedRevision` reflect every commit made, in any process, before
+   * the call; `done(false)` when that cannot be known now (then nothing kept may be replayed). Absent where they
+   * always do (SQLite reads the file's own mark); PostgreSQL learns other processes' commits from notifications,
+   * which arrive a little after the commit.
+   */
+  syncChanges?(done: (current: boolean) => void): void;
   /** Resolves once the store can serve (schema migrated); rejects with why it cannot. */
   ready(): Promise<void>;
   close(): Promise<void>;

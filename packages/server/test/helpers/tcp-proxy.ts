@@ -1,6 +1,7 @@
 // A TCP proxy in front of a server, to make it unreachable and bring it back: `cut()` closes
 // every connection and stops listening (new connections are refused), `restore()` listens
-// again on the same port.
+// again on the same port. `hold()` keeps what the server sends from reaching the clients, in
+// order, until `release()`: a slow network, without a clock.
 
 import type { AddressInfo } from 'node:net';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -9,6 +10,8 @@ export interface TcpProxy {
   port: number;
   cut(): Promise<void>;
   restore(): Promise<void>;
+  hold(): void;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -20,13 +23,16 @@ export async function tcpProxy(host: string, port: number): Promise<TcpProxy> {
     socket.on('error', () => socket.destroy());
   };
   let server: Server | undefined;
+  /** What the server sent while held, in order, with the client it goes to. */
+  let held: [Socket, Buffer][] | undefined;
   const listen = (at: number) =>
     new Promise<number>((resolve, reject) => {
       server = createServer((client) => {
         const upstream = connect(port, host);
         track(client);
         track(upstream);
-        client.pipe(upstream).pipe(client);
+        client.pipe(upstream);
+        upstream.on('data', (chunk: Buffer) => (held ? held.push([client, chunk]) : client.write(chunk)));
         client.on('close', () => upstream.destroy());
         upstream.on('close', () => client.destroy());
       });
@@ -47,6 +53,14 @@ export async function tcpProxy(host: string, port: number): Promise<TcpProxy> {
     cut: stop,
     restore: async () => {
       if (!server) await listen(proxyPort);
+    },
+    hold: () => {
+      held ??= [];
+    },
+    release: () => {
+      const chunks = held ?? [];
+      held = undefined;
+      for (const [client, chunk] of chunks) if (!client.destroyed) client.write(chunk);
     },
     close: stop,
   };

@@ -1,12 +1,62 @@
-// Transactions: newest-first lists with keyset pagination (long ones streamed), and single reads.
-import { noteTransactionsFetched, openTransactionList, transactionOf } from '../../domain/transactions.ts';
+// Transactions: newest-first lists with keyset pagination (long ones streamed), and single reads. A page is joined
+// from its rows' JSON, kept per row version (rendered-rows.ts): only rows not seen in that version are read whole
+// and rendered.
+import {
+  noteTransactionsFetched,
+  openTransactionList,
+  type TransactionFilter,
+  transactionOf,
+  transactionPageKeys,
+  transactionsOf,
+} from '../../domain/transactions.ts';
+import type { AccountRow } from '../../storage/store.ts';
 import { answer } from '../answer.ts';
+import type { AppContext, Runtime } from '../env.ts';
 import { presentTransaction } from '../present.ts';
+import { apiItemJson, type ItemJson } from '../respond.ts';
 import { pathAccount } from './accounts.ts';
 import type { ApiHandlers } from './types.ts';
 
 /** Pages up to this size are rendered whole (and may be replayed); longer lists are streamed. */
 const WHOLE_PAGE_MAX = 500;
+
+/**
+ * The page's items as JSON: kept ones as they are, the others read and rendered (and kept). Undefined when a row
+ * changed or went between the read of the page's keys and the read of its rows: the caller reads the page whole.
+ */
+async function joinedPage(
+  c: AppContext,
+  runtime: Runtime,
+  account: AccountRow,
+  filter: TransactionFilter & { count: number },
+): Promise<ItemJson<'listTransactions'>[] | undefined> {
+  const keys = await transactionPageKeys(runtime.deps, account, filter);
+  const { renderedRows } = runtime;
+  const base = c.get('base');
+  const shape = `${c.get('version')}\n${base}`;
+  const items = keys.map((key) => renderedRows.get(shape, key) as ItemJson<'listTransactions'> | undefined);
+  const missing = keys.filter((_, index) => items[index] === undefined);
+  if (missing.length === 0) return items as ItemJson<'listTransactions'>[];
+  const rows = new Map(
+    (
+      await transactionsOf(
+        runtime.deps,
+        account,
+        missing.map((key) => key.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  for (const [index, key] of keys.entries()) {
+    if (items[index] !== undefined) continue;
+    const row = rows.get(key.id);
+    // The page's keys and these rows are two reads: only the same version is the same row.
+    if (row?.version !== key.version) return undefined;
+    const json = await apiItemJson(c, runtime, 'listTransactions', presentTransaction(base, row));
+    renderedRows.set(shape, key, json);
+    items[index] = json;
+  }
+  return items as ItemJson<'listTransactions'>[];
+}
 
 export const transactionHandlers = {
   listTransactions: {
@@ -16,15 +66,23 @@ export const transactionHandlers = {
       const account = await pathAccount(c, runtime, { reachesInstitution: true });
       await runtime.deps.institutions.admitTransactions(runtime.deps.store, c.get('enrollment'));
       const params = c.get('params');
-      const rows = await openTransactionList(runtime.deps, account, {
+      const filter: TransactionFilter = {
         count: params.count as number | undefined,
         fromId: params.from_id as string | undefined,
         startDate: params.start_date as string | undefined,
         endDate: params.end_date as string | undefined,
-      });
+      };
+      const count = filter.count;
+      if (count !== undefined && count <= WHOLE_PAGE_MAX) {
+        const items = await joinedPage(c, runtime, account, { ...filter, count });
+        if (items) {
+          await noteTransactionsFetched(runtime.deps, c.get('enrollment'), account);
+          return answer.items(c, 'listTransactions', items);
+        }
+      }
+      const rows = await openTransactionList(runtime.deps, account, filter);
       await noteTransactionsFetched(runtime.deps, c.get('enrollment'), account);
       const base = c.get('base');
-      const count = params.count as number | undefined;
       if (count !== undefined && count <= WHOLE_PAGE_MAX) {
         const page = [];
         for await (const row of rows) page.push(presentTransaction(base, row));

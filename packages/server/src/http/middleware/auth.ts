@@ -5,10 +5,11 @@
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
 import { applicationById, versionOf } from '../../domain/applications.ts';
-import { findEnrollmentByToken, usableEnrollment } from '../../domain/enrollments.ts';
+import { findEnrollmentByTokenHash, usableEnrollment } from '../../domain/enrollments.ts';
 import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
-import { isLiveToken } from '../../domain/ids.ts';
+import { hashToken, isLiveToken } from '../../domain/ids.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
+import type { TokenReads } from '../known-tokens.ts';
 import { addressCaller, enrollmentCaller, limitRate } from './rate-limit.ts';
 import { useApplicationVersion } from './version.ts';
 
@@ -36,10 +37,20 @@ export interface AuthOptions {
   sandboxOnly?: boolean;
 }
 
+/** The token's enrollment and its application, read or kept (known-tokens.ts). */
+function tokenReads(c: AppContext, runtime: Runtime, token: string): Promise<TokenReads | undefined> {
+  const tokenHash = hashToken(token);
+  return runtime.knownTokens.find(tokenHash, c.env?.incoming, async () => {
+    const enrollment = await findEnrollmentByTokenHash(runtime.deps, tokenHash);
+    return enrollment && { enrollment, application: await applicationById(runtime.deps, enrollment.application_id) };
+  });
+}
+
 export function authenticate(runtime: Runtime, options: AuthOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = tokenOf(c);
-    const found = token === undefined ? undefined : await findEnrollmentByToken(runtime.deps, token);
+    const reads = token === undefined ? undefined : await tokenReads(c, runtime, token);
+    const found = reads?.enrollment;
     // Counted before anything else is checked or done: failures count too, against the client address.
     limitRate(runtime.rateLimit, found ? enrollmentCaller(found) : addressCaller(c.env?.incoming));
     if (!token) {
@@ -61,7 +72,7 @@ export function authenticate(runtime: Runtime, options: AuthOptions = {}): Middl
     }
     const enrollment = usableEnrollment(found);
     if ((enrollment.mode === 'live') !== isLiveToken(token)) throw forbidden('The access token is not valid.');
-    const application = await applicationById(runtime.deps, enrollment.application_id);
+    const application = reads!.application;
     c.set('application', application);
     useApplicationVersion(c, versionOf(application, runtime.defaultVersion));
     c.set('enrollment', enrollment);

@@ -26,15 +26,22 @@ export interface PoolOptions {
   max?: number;
 }
 
-export function createPool(options: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.max ?? 10,
+/** How every connection of the store is made. */
+function clientConfig(url: string): pg.ClientConfig {
+  return {
+    connectionString: url,
+    // Queries asked for together are sent together, without waiting for each answer: a transaction's independent
+    // statements (and BEGIN, and the revision with COMMIT) cost one round trip, not one each.
+    pipeline: true,
     // An unreachable server fails a request after this long rather than holding it.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types,
     application_name: 'aggregation-server',
-  });
+  };
+}
+
+export function createPool(options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(options.url), max: options.max ?? 10 });
   // An idle client that loses its connection emits here; without a listener the process would exit.
   pool.on('error', () => undefined);
   // So does a client in use (a transaction between two statements) when the database goes away: its next
@@ -92,27 +99,128 @@ function toPositional(sql: string): string {
   return text;
 }
 
+/** What runs a statement: a transaction's client, or the store's shared reads. */
+export interface Statements {
+  query(text: string, params: unknown[]): Promise<pg.QueryResult>;
+}
+
+type Corkable = { connection?: { stream?: { cork?(): void; uncork?(): void } } };
+
+/**
+ * The client's statements asked for in one turn of the event loop go out in one write: pg writes each on its own,
+ * and on a pipelined connection several are asked for at once.
+ */
+export function coalescing(client: pg.Client | pg.PoolClient): Statements {
+  let corked = false;
+  return {
+    query(text, params) {
+      const stream = (client as Corkable).connection?.stream;
+      if (!corked && stream?.cork && stream.uncork) {
+        stream.cork();
+        corked = true;
+        process.nextTick(() => {
+          corked = false;
+          stream.uncork!();
+        });
+      }
+      return client.query(text, params);
+    },
+  };
+}
+
+/**
+ * Reads outside transactions, from every request, on a few pipelined connections of their own: the reads asked for
+ * in one turn of the event loop share one connection, one write and the reads of their answers, instead of a pooled
+ * connection, a write and a read each. A connection that fails is made again by the next read.
+ */
+export class SharedReads implements Statements {
+  private readonly config: pg.ClientConfig;
+  private readonly connections: (Promise<{ client: pg.Client; statements: Statements }> | undefined)[];
+  private turn = 0;
+  private turnTaken = false;
+  private closed = false;
+
+  constructor(url: string, count = 2) {
+    this.config = clientConfig(url);
+    this.connections = new Array(count).fill(undefined);
+  }
+
+  async query(text: string, params: unknown[]): Promise<pg.QueryResult> {
+    if (this.closed) throw new Error('store is closed');
+    return (await this.connection()).statements.query(text, params);
+  }
+
+  async end(): Promise<void> {
+    this.closed = true;
+    const open = this.connections.map((connection) => connection?.catch(() => undefined));
+    this.connections.fill(undefined);
+    await Promise.all(open.map(async (connection) => (await connection)?.client.end().catch(() => undefined)));
+  }
+
+  /** This turn's connection: the next one in turn, the same for every read of the turn. */
+  private connection(): Promise<{ client: pg.Client; statements: Statements }> {
+    if (!this.turnTaken) {
+      this.turnTaken = true;
+      this.turn = (this.turn + 1) % this.connections.length;
+      process.nextTick(() => {
+        this.turnTaken = false;
+      });
+    }
+    const index = this.turn;
+    const existing = this.connections[index];
+    if (existing) return existing;
+    const client = new pg.Client(this.config);
+    const opening = client.connect().then(
+      () => ({ client, statements: coalescing(client) }),
+      (error: unknown) => {
+        forget();
+        throw error;
+      },
+    );
+    const forget = () => {
+      if (this.connections[index] === opening) this.connections[index] = undefined;
+    };
+    // A connection lost between reads fails the reads in flight (they answer 503) and is made again by the next.
+    client.on('error', forget);
+    client.on('end', forget);
+    this.connections[index] = opening;
+    return opening;
+  }
+}
+
 /** Rows per INSERT of insertMany: large enough to save round trips, small enough to keep messages a few MB. */
 const BATCH_ROWS = 5_000;
 
 export class PgConnection implements SqlConnection {
   readonly forUpdate = ' FOR UPDATE';
   readonly forUpdateSkipLocked = ' FOR UPDATE SKIP LOCKED';
+  readonly inList = '= ANY(?::text[])';
+  list(values: readonly string[]): readonly string[] {
+    return values;
+  }
   /** Rows written by insertMany, per table (the store refreshes the planner's statistics after large ones). */
   readonly bulkInserted = new Map<string, number>();
-  private readonly client: pg.Pool | pg.PoolClient;
-  /** Awaited before the first query (the pool's connection waits for the migrations). */
+  /** Rows inserted, updated or deleted so far (a transaction that changed none counts no revision). */
+  changedRows = 0;
+  private readonly statements: Statements;
+  /** Awaited before the first query (the store's shared reads wait for the migrations). */
   private readonly before: (() => Promise<void>) | undefined;
 
-  constructor(client: pg.Pool | pg.PoolClient, before?: () => Promise<void>) {
-    this.client = client;
+  constructor(statements: Statements, before?: () => Promise<void>) {
+    this.statements = statements;
     this.before = before;
+  }
+
+  /** Runs `sql` as it is (BEGIN, COMMIT), in the same writes as the statements around it. */
+  command(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+    return this.statements.query(sql, params);
   }
 
   private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
     if (this.before) await this.before();
     try {
-      const result = await this.client.query(toPositional(sql), params);
+      const result = await this.statements.query(toPositional(sql), params);
+      if (result.command !== 'SELECT') this.changedRows += result.rowCount ?? 0;
       return result.rows as T[];
     } catch (error) {
       if ((error as { code?: string }).code === SQLSTATE_UNIQUE_VIOLATION) {
@@ -137,14 +245,20 @@ export class PgConnection implements SqlConnection {
   /**
    * A batch is one parameter: the rows as JSON, turned into the table's row type by
    * json_populate_recordset (each column converted by its declared type). A million rows
-   * (the `history.<n>` users) are 200 statements, not a million.
+   * (the `history.<n>` users) are 200 statements, not a million. The columns are the first row's:
+   * the others keep their defaults.
    */
   async insertMany(table: string, rows: readonly object[]): Promise<void> {
+    const first = rows[0];
+    if (!first) return;
     const name = identifier(table);
+    const columns = Object.keys(first).map(identifier).join(', ');
     this.bulkInserted.set(name, (this.bulkInserted.get(name) ?? 0) + rows.length);
     for (let start = 0; start < rows.length; start += BATCH_ROWS) {
       const batch = rows.slice(start, start + BATCH_ROWS);
-      await this.query(`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ?::json)`, [JSON.stringify(batch)]);
+      await this.query(`INSERT INTO ${name} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${name}, ?::json)`, [
+        JSON.stringify(batch),
+      ]);
     }
   }
 }

@@ -1,11 +1,14 @@
 // Storage on PostgreSQL, for several server processes on one database. Reads outside a
-// transaction use the pool; a transaction is one pooled client between BEGIN and COMMIT (READ
+// transaction share a few pipelined connections (connection.ts: SharedReads); a transaction is one
+// pooled client between BEGIN and COMMIT (READ
 // COMMITTED: writers of one enrollment queue on its row through getForUpdate). The store opens
 // at once and migrates in the background; every query waits for that (`ready()` reports it).
+// Each write counts up its scope's revision and notifies the other processes (changes.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqlRepos } from '../sql/repos.ts';
 import type { Store } from '../store.ts';
-import { createPool, isRetryable, PgConnection, type PoolOptions, storeError } from './connection.ts';
+import { ChangeFeed, countChange } from './changes.ts';
+import { coalescing, createPool, isRetryable, PgConnection, type PoolOptions, SharedReads, storeError } from './connection.ts';
 import { migrate } from './migrations.ts';
 
 export type PostgresOptions = PoolOptions;
@@ -31,7 +34,8 @@ export function openPostgresStore(options: PostgresOptions): Store {
     isReady = true;
   };
   let closed = false;
-  let marks = 0;
+  const feed = new ChangeFeed(options.url);
+  const reads = new SharedReads(options.url);
   /** Rows bulk-inserted per table since its statistics were last refreshed. */
   const unanalyzed = new Map<string, number>();
 
@@ -44,11 +48,22 @@ export function openPostgresStore(options: PostgresOptions): Store {
       });
       let broken = false;
       try {
-        await client.query('BEGIN');
-        if (options?.durable === false) await client.query('SET LOCAL synchronous_commit TO OFF');
-        const connection = new PgConnection(client);
+        const connection = new PgConnection(coalescing(client));
+        // BEGIN goes out with the transaction's first statements (the pool's clients pipeline).
+        const begun = Promise.all([
+          connection.command('BEGIN'),
+          ...(options?.durable === false ? [connection.command('SET LOCAL synchronous_commit TO OFF')] : []),
+        ]);
+        // Its failure fails the statements after it too; it is reported below or by them.
+        begun.catch(() => undefined);
         const result = await fn(sqlRepos(connection));
-        await client.query('COMMIT');
+        await begun;
+        // The revision and COMMIT in one round trip. If counting fails, COMMIT ends the transaction rolled back.
+        const [counted] = await Promise.all([
+          connection.changedRows > 0 ? countChange(connection, options?.changes) : undefined,
+          connection.command('COMMIT'),
+        ]);
+        if (counted) feed.committed(counted);
         for (const [table, inserted] of connection.bulkInserted) {
           const rows = (unanalyzed.get(table) ?? 0) + inserted;
           unanalyzed.set(table, rows >= ANALYZE_AFTER_ROWS ? 0 : rows);
@@ -73,16 +88,21 @@ export function openPostgresStore(options: PostgresOptions): Store {
   };
 
   return {
-    ...sqlRepos(new PgConnection(pool, ready)),
+    ...sqlRepos(new PgConnection(reads, ready)),
     transaction,
-    // No cheap, synchronous way to see other processes' commits: never the same mark twice.
-    changeMark: () => `pg.${++marks}`,
-    seesOtherWriters: false,
+    // Other processes' commits are learned from their notifications; syncChanges waits for those sent so far.
+    changeMark: () => feed.mark(),
+    scopedRevision: (enrollmentId) => feed.revision(enrollmentId),
+    changedSince: (enrollmentId, mark) => feed.changedSince(enrollmentId, mark),
+    syncChanges: (done) => feed.sync(done),
+    seesOtherWriters: true,
     ready,
     close: async () => {
       if (closed) return;
       closed = true;
+      await feed.close();
       await migrated.catch(() => undefined);
+      await reads.end();
       await pool.end();
     },
   };

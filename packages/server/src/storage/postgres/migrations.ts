@@ -4,7 +4,7 @@
 // YYYY-MM-DD text, real booleans. Text compares byte by byte (COLLATE "C"), as in SQLite, so
 // that ordering by dates and ids does not depend on the database's locale.
 import type pg from 'pg';
-import { applicationsSchema, type Migration } from '../sqlite/migrations.ts';
+import { applicationsSchema, type Migration, TRANSACTION_VERSIONS } from '../sqlite/migrations.ts';
 
 export const migrations: Migration[] = [
   {
@@ -170,6 +170,18 @@ export const migrations: Migration[] = [
       ALTER TABLE enrollments ADD COLUMN rate_limited_requests INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE enrollments ADD COLUMN transactions_timeouts INTEGER NOT NULL DEFAULT 0;
     `,
+  },
+  {
+    version: 4,
+    name: 'change revisions by scope',
+    // As in SQLite: one row per enrollment whose own rows a commit changed ('*': a commit not scoped to one),
+    // counted up in the writing transaction, which also notifies every server process (changes.ts).
+    sql: 'CREATE TABLE change_scopes (scope TEXT COLLATE "C" PRIMARY KEY, revision BIGINT NOT NULL);',
+  },
+  {
+    version: 5,
+    name: 'transaction versions',
+    sql: TRANSACTION_VERSIONS,
   },
 ];
 

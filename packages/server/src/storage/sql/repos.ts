@@ -11,6 +11,7 @@ import type {
   PayeeRow,
   PaymentRow,
   Repos,
+  TransactionKey,
   TransactionQuery,
   TransactionRow,
   WebhookSecretRow,
@@ -29,6 +30,9 @@ export interface SqlConnection {
   readonly forUpdate: string;
   /** The same, passing over rows another transaction holds. */
   readonly forUpdateSkipLocked: string;
+  /** `IN` a list given as one parameter (`list(values)`): the fragment that follows a column name. */
+  readonly inList: string;
+  list(values: readonly string[]): unknown;
 }
 
 /** Column and table names come from typed rows, never from requests; still, refuse anything odd. */
@@ -43,17 +47,17 @@ function insert(conn: SqlConnection, table: string, row: object): MaybePromise<v
   return conn.run(sql, ...Object.values(row));
 }
 
-function update(conn: SqlConnection, table: string, where: Record<string, unknown>, patch: object): MaybePromise<void> {
+/** `also` is set as it is (a column counting the row's updates: `version = version + 1`). */
+function update(conn: SqlConnection, table: string, where: Record<string, unknown>, patch: object, also?: string): MaybePromise<void> {
   const entries = Object.entries(patch).filter(([, value]) => value !== undefined);
   if (entries.length === 0) return;
   const whereKeys = Object.keys(where).map(identifier);
-  const sql =
-    `UPDATE ${identifier(table)} SET ${entries.map(([key]) => `${identifier(key)} = ?`).join(', ')}` +
-    ` WHERE ${whereKeys.map((key) => `${key} = ?`).join(' AND ')}`;
+  const sets = entries.map(([key]) => `${identifier(key)} = ?`);
+  const sql = `UPDATE ${identifier(table)} SET ${[...sets, ...(also ? [also] : [])].join(', ')} WHERE ${whereKeys.map((key) => `${key} = ?`).join(' AND ')}`;
   return conn.run(sql, ...entries.map(([, value]) => value), ...Object.values(where));
 }
 
-function pageTransactions(conn: SqlConnection, accountId: string, query: TransactionQuery): MaybePromise<TransactionRow[]> {
+function pageTransactions<Row>(conn: SqlConnection, columns: string, accountId: string, query: TransactionQuery): MaybePromise<Row[]> {
   const where = ['account_id = ?'];
   const params: unknown[] = [accountId];
   if (query.before) {
@@ -70,7 +74,7 @@ function pageTransactions(conn: SqlConnection, accountId: string, query: Transac
     params.push(query.endDate);
   }
   params.push(query.limit);
-  return conn.all<TransactionRow>(`SELECT * FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC LIMIT ?`, ...params);
+  return conn.all<Row>(`SELECT ${columns} FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC LIMIT ?`, ...params);
 }
 
 async function countSince(conn: SqlConnection, table: 'applications' | 'enrollments', address: string, since: number): Promise<number> {
@@ -108,7 +112,12 @@ export function sqlRepos(conn: SqlConnection): Repos {
     transactions: {
       insertMany: async (rows) => conn.insertMany('transactions', rows),
       get: async (accountId, id) => conn.get<TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?', id, accountId),
-      page: async (accountId, query) => pageTransactions(conn, accountId, query),
+      page: async (accountId, query) => pageTransactions<TransactionRow>(conn, '*', accountId, query),
+      pageKeys: async (accountId, query) => pageTransactions<TransactionKey>(conn, 'id, version', accountId, query),
+      getMany: async (accountId, ids) =>
+        ids.length === 0
+          ? []
+          : conn.all<TransactionRow>(`SELECT * FROM transactions WHERE account_id = ? AND id ${conn.inList}`, accountId, conn.list(ids)),
       listPending: async (accountId) =>
         conn.all<TransactionRow>("SELECT * FROM transactions WHERE account_id = ? AND status = 'pending' ORDER BY post_date, seq", accountId),
       listEnrichmentDue: async (accountId, now) =>
@@ -126,7 +135,8 @@ export function sqlRepos(conn: SqlConnection): Repos {
         )?.at ?? null,
       maxSeq: async (accountId) =>
         (await conn.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM transactions WHERE account_id = ?', accountId))?.seq ?? 0,
-      update: async (id, patch) => update(conn, 'transactions', { id }, patch),
+      // The store counts versions: a patch made from a whole row carries the old one, which is not written.
+      update: async (id, { version: _, ...patch }: Partial<TransactionRow>) => update(conn, 'transactions', { id }, patch, 'version = version + 1'),
       delete: async (id) => conn.run('DELETE FROM transactions WHERE id = ?', id),
     },
     payees: {

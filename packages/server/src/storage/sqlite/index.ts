@@ -48,6 +48,10 @@ class Connection implements SqlConnection {
   // Write transactions are serialized (BEGIN IMMEDIATE under one lock): plain reads hold.
   readonly forUpdate = '';
   readonly forUpdateSkipLocked = '';
+  readonly inList = 'IN (SELECT value FROM json_each(?))';
+  list(values: readonly string[]): string {
+    return JSON.stringify(values);
+  }
 
   constructor(db: DatabaseSync) {
     this.db = db;

@@ -9,6 +9,12 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * Each transaction counts its updates: a page of transactions reads the rows' ids and versions, and joins the
+ * JSON rendered for each version (http/rendered-rows.ts). Shared by both stores.
+ */
+export const TRANSACTION_VERSIONS = 'ALTER TABLE transactions ADD COLUMN version INTEGER NOT NULL DEFAULT 0;';
+
 export const migrations: Migration[] = [
   {
     version: 1,
@@ -185,6 +191,11 @@ export const migrations: Migration[] = [
     // One row per enrollment whose own rows a commit changed ('*': a commit not scoped to one), counted up by
     // every write transaction (see index.ts): a read cache keeps an enrollment's reads across others' writes.
     sql: 'CREATE TABLE change_scopes (scope TEXT PRIMARY KEY, revision INTEGER NOT NULL) WITHOUT ROWID;',
+  },
+  {
+    version: 6,
+    name: 'transaction versions',
+    sql: TRANSACTION_VERSIONS,
   },
 ];
 
