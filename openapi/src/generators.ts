@@ -11,6 +11,14 @@ export function generatorsBundlePath(name: DocumentName, ext: 'json' | 'yaml' = 
   return join(distDir, `${name}.generators.${ext}`);
 }
 
+/**
+ * `openapi/dist/<name>.openapi-3.0.json` (or `.yaml`): the generators' variant converted to OpenAPI 3.0.3, for
+ * generators that do not read 3.1 (written by the build, scripts/openapi-3.0.ts).
+ */
+export function openApi30Path(name: DocumentName, ext: 'json' | 'yaml' = 'json'): string {
+  return join(distDir, `${name}.openapi-3.0.${ext}`);
+}
+
 const note =
   'This variant of the description is made for client generators: it leaves out `webhooks`, which many ' +
   'generators turn into client methods that do not compile. Each event is still described, as a schema under ' +
