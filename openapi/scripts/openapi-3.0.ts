@@ -1,6 +1,6 @@
 // The OpenAPI 3.0.3 variant of a bundle, for generators that do not take 3.1 (progenitor, ogen, NSwag, older
 // openapi-generator templates). Made from the generators' variant (no `webhooks`, each event a schema under
-// components) by @apiture/openapi-down-convert, which handles what has a 3.0 form: `type: [x, "null"]` to `nullable`,
+// components; no `mutualTLS`, which 3.0 has no type for either) by @apiture/openapi-down-convert, which handles what has a 3.0 form: `type: [x, "null"]` to `nullable`,
 // `const` to a one-value `enum`, schema `examples` to `example`, `$ref` siblings, the license's SPDX `identifier`,
 // `$schema`/`$id`, `contentMediaType`/`contentEncoding`. What it leaves alone is finished here, and each step says
 // why; the README lists what a 3.0 reader loses.
@@ -11,9 +11,7 @@ import { deref } from '../src/operations.ts';
 
 const note =
   'This is the OpenAPI 3.0.3 form of the description, converted from the OpenAPI 3.1 one for generators that do not ' +
-  'read 3.1. It leaves out `webhooks` (each event is a schema under `components/schemas`, `<Name>Event`) and the ' +
-  "`mutualTLS` security scheme, which 3.0 cannot express: live requests still need the developer's TLS client " +
-  'certificate, set on the HTTP client.';
+  "read 3.1. Like the generators' variant it is made from, it leaves out `webhooks` and the `mutualTLS` security scheme.";
 
 /** The SPDX license page, standing in for the `identifier` that 3.0's License Object lacks. */
 const spdxUrl = (identifier: string) => `https://spdx.org/licenses/${identifier}.html`;
@@ -26,7 +24,6 @@ export function toOpenApi30(bundle: OpenApiDocument): OpenApiDocument {
   // reports each change on stderr, and the build's output stays for real problems.
   const converted = new Converter(structuredClone(source), { verbose: false, allOfTransform: true }).convert() as OpenApiDocument;
   nullableUnions(converted);
-  dropMutualTls(converted);
   // 3.0's Info Object has no `summary`; the description says the same at more length.
   const { summary: _summary, ...info } = converted.info;
   converted.info = { ...info, description: `${String(info.description ?? '').trimEnd()}\n\n${note}\n` };
@@ -64,34 +61,6 @@ function nullableUnions(document: OpenApiDocument, node: unknown = document): vo
     }
   }
   for (const child of Object.values(schema)) nullableUnions(document, child);
-}
-
-/**
- * OpenAPI 3.1's `mutualTLS` scheme has no 3.0 type. It is left out with every requirement that names it; a
- * requirement that named it beside another keeps the other, once.
- */
-function dropMutualTls(document: OpenApiDocument): void {
-  const schemes = (document.components?.securitySchemes ?? {}) as Record<string, JsonObject>;
-  const names = Object.keys(schemes).filter((name) => schemes[name]!.type === 'mutualTLS');
-  if (names.length === 0) return;
-  for (const name of names) delete schemes[name];
-  const strip = (requirements: unknown): unknown => {
-    if (!Array.isArray(requirements)) return requirements;
-    const kept = new Map<string, JsonObject>();
-    for (const requirement of requirements as JsonObject[]) {
-      const rest = Object.fromEntries(Object.entries(requirement).filter(([name]) => !names.includes(name)));
-      // `{}` (no credentials) stays only where it was written as such.
-      if (Object.keys(rest).length === 0 && Object.keys(requirement).length > 0) continue;
-      kept.set(JSON.stringify(rest), rest);
-    }
-    return [...kept.values()];
-  };
-  if (document.security) document.security = strip(document.security);
-  for (const pathItem of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(pathItem)) {
-      if (operation && typeof operation === 'object' && 'security' in operation) operation.security = strip(operation.security);
-    }
-  }
 }
 
 /**
