@@ -11,6 +11,10 @@ export type Toolchain = {
   /** The JDK's `java`, `javac` beside it (openapi-generator, the generated Java client, the source launcher). */
   java: string | undefined;
   maven: string | undefined;
+  /** For the generator matrix's Rust, Ruby and PHP clients (src/matrix.ts). */
+  cargo: string | undefined;
+  ruby: string | undefined;
+  php: string | undefined;
   problems: Partial<Record<'python' | 'go' | 'java', string>>;
 };
 
@@ -41,6 +45,9 @@ export function findToolchain(): Toolchain {
     curl: which('curl'),
     java: which(process.env.JAVA ?? 'java'),
     maven: which(process.env.MVN ?? 'mvn'),
+    cargo: which('cargo'),
+    ruby: which('ruby'),
+    php: which('php'),
     problems: {},
   };
   if (toolchain.python) {
@@ -66,11 +73,14 @@ export const installHints = {
   curl: 'install curl (Debian: apt-get install -y curl)',
   java: 'install a JDK 11 or newer (Debian: apt-get install -y default-jdk-headless)',
   maven: 'install Maven (Debian: apt-get install -y maven)',
+  cargo: 'install Rust with cargo (rustup), and Debian: apt-get install -y libssl-dev pkg-config',
+  ruby: 'install Ruby with Typhoeus (Debian: apt-get install -y ruby ruby-typhoeus)',
+  php: 'install PHP with Guzzle (Debian: apt-get install -y php-cli php-curl php-mbstring php-guzzlehttp-guzzle php-guzzlehttp-psr7)',
 } as const;
 
 /** Why a part cannot run; undefined when it can. */
 export function missingTool(tool: keyof typeof installHints, toolchain: Toolchain = findToolchain()): string | undefined {
   if (toolchain[tool]) return undefined;
-  const problem = tool === 'curl' || tool === 'maven' ? undefined : toolchain.problems[tool];
+  const problem = tool === 'python' || tool === 'go' || tool === 'java' ? toolchain.problems[tool] : undefined;
   return `${tool} ${problem ? `unusable (${problem})` : 'not found'}: ${installHints[tool]}`;
 }

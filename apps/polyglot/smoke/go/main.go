@@ -1,56 +1,47 @@
-// Smoke program of the generated Go client against a running sandbox server (API_URL): enrolls a sandbox
-// user, lists the accounts, pages through the transactions with count and from_id, and reads a 404 as the
-// Error schema. Exits non-zero on the first thing that is not as the description says.
+// Smoke program of oapi-codegen's client: the shared scenario (apps/polyglot/src/smoke.ts) against a running sandbox
+// server (AGGREGATION_BASE_URL, AGGREGATION_TOKEN), one line per step, exiting 1 when a step failed.
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
-	"time"
+	"regexp"
+	"slices"
+	"strings"
 
 	aggregation "aggregation.example/client"
 )
 
-const version = "2020-10-12"
+const (
+	version  = "2020-10-12"
+	pageSize = 25
+)
 
-func fail(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "go smoke: "+format+"\n", args...)
-	os.Exit(1)
+var failed bool
+
+func step(name string, body func() (string, error)) {
+	detail, err := body()
+	if err != nil {
+		failed = true
+		fmt.Printf("step %s: fail %s\n", name, strings.ReplaceAll(err.Error(), "\n", " "))
+		return
+	}
+	fmt.Printf("step %s: ok %s\n", name, detail)
 }
 
-// enroll creates a sandbox enrollment through the sandbox control API (a separate document, so plain HTTP).
-func enroll(baseURL string) string {
-	body, _ := json.Marshal(map[string]string{"username": "username", "password": "password"})
-	response, err := http.Post(baseURL+"/sandbox/enrollments", "application/json", bytes.NewReader(body))
-	if err != nil {
-		fail("enroll: %v", err)
+func ids(transactions []aggregation.Transaction) []string {
+	out := make([]string, len(transactions))
+	for i, transaction := range transactions {
+		out[i] = transaction.Id
 	}
-	defer response.Body.Close()
-	if response.StatusCode != http.StatusCreated {
-		fail("enroll: status %d", response.StatusCode)
-	}
-	var created struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.NewDecoder(response.Body).Decode(&created); err != nil || created.AccessToken == "" {
-		fail("enroll: no access token (%v)", err)
-	}
-	return created.AccessToken
+	return out
 }
 
 func main() {
-	baseURL := os.Getenv("API_URL")
-	if baseURL == "" {
-		fail("set API_URL to the server's base URL")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-
-	token := enroll(baseURL)
+	baseURL, token := os.Getenv("AGGREGATION_BASE_URL"), os.Getenv("AGGREGATION_TOKEN")
 	// HTTP Basic with the token as the username, and the version pinned on every request.
 	authenticate := func(_ context.Context, request *http.Request) error {
 		request.SetBasicAuth(token, "")
@@ -59,77 +50,154 @@ func main() {
 	}
 	client, err := aggregation.NewClientWithResponses(baseURL, aggregation.WithRequestEditorFn(authenticate))
 	if err != nil {
-		fail("client: %v", err)
+		fmt.Println("client:", err)
+		os.Exit(1)
 	}
+	ctx := context.Background()
+	money := regexp.MustCompile(`^-?\d+\.\d{2}$`)
+	var checking string
 
-	listed, err := client.ListAccountsWithResponse(ctx, nil)
-	if err != nil {
-		fail("list accounts: %v", err)
-	}
-	if listed.JSON200 == nil {
-		fail("list accounts: status %d: %s", listed.StatusCode(), listed.Body)
-	}
-	accounts := *listed.JSON200
-	if len(accounts) == 0 {
-		fail("list accounts: none")
-	}
-	account := accounts[0]
-	for _, candidate := range accounts {
-		if candidate.Subtype == aggregation.Checking {
-			account = candidate
+	step("accounts", func() (string, error) {
+		response, err := client.ListAccountsWithResponse(ctx, nil)
+		if err != nil || response.JSON200 == nil {
+			return "", fmt.Errorf("%v %s", err, response.Status())
 		}
+		for _, account := range *response.JSON200 {
+			if account.Links.Payments != nil {
+				checking = account.Id
+			}
+		}
+		if checking == "" {
+			return "", errors.New("no account with payments")
+		}
+		return fmt.Sprintf("%d accounts", len(*response.JSON200)), nil
+	})
+
+	list := func(params aggregation.ListTransactionsParams) ([]aggregation.Transaction, error) {
+		response, err := client.ListTransactionsWithResponse(ctx, checking, &params)
+		if err != nil || response.JSON200 == nil {
+			return nil, fmt.Errorf("list transactions: %v %s", err, response.Status())
+		}
+		return *response.JSON200, nil
 	}
 
-	// Newest first; each page starts after the last transaction of the previous one.
-	const pageSize = aggregation.Count(25)
-	seen := map[string]bool{}
-	pages := 0
-	var fromID *aggregation.FromId
-	for {
+	step("transactions", func() (string, error) {
+		var seen []aggregation.Transaction
+		pages := 0
 		count := pageSize
-		page, err := client.ListTransactionsWithResponse(ctx, account.Id, &aggregation.ListTransactionsParams{Count: &count, FromId: fromID})
+		for params := (aggregation.ListTransactionsParams{Count: &count}); ; {
+			page, err := list(params)
+			if err != nil {
+				return "", err
+			}
+			pages++
+			seen = append(seen, page...)
+			if len(page) < pageSize || pages > 1000 {
+				break
+			}
+			last := page[len(page)-1].Id
+			params.FromId = &last
+		}
+		everything, err := list(aggregation.ListTransactionsParams{})
 		if err != nil {
-			fail("list transactions: %v", err)
+			return "", err
 		}
-		if page.JSON200 == nil {
-			fail("list transactions: status %d: %s", page.StatusCode(), page.Body)
+		if !slices.Equal(ids(everything), ids(seen)) {
+			return "", fmt.Errorf("the pages (%d) differ from the full list (%d)", len(seen), len(everything))
 		}
-		transactions := *page.JSON200
-		pages++
-		for i, transaction := range transactions {
-			if seen[transaction.Id] {
-				fail("list transactions: %s came twice", transaction.Id)
-			}
-			seen[transaction.Id] = true
-			if i > 0 && transactions[i-1].Date.Before(transaction.Date.Time) {
-				fail("list transactions: not newest first")
-			}
+		return fmt.Sprintf("%d transactions in %d pages of %d", len(seen), pages, pageSize), nil
+	})
+
+	step("balances", func() (string, error) {
+		response, err := client.GetAccountBalancesWithResponse(ctx, checking, nil)
+		if err != nil || response.JSON200 == nil {
+			return "", fmt.Errorf("%v %s", err, response.Status())
 		}
-		if len(transactions) < int(pageSize) {
-			break
+		balances := response.JSON200
+		if !money.MatchString(balances.Ledger) || !money.MatchString(balances.Available) {
+			return "", fmt.Errorf("balances %+v", balances)
 		}
-		last := transactions[len(transactions)-1].Id
-		fromID = &last
-		if pages > 1000 {
-			fail("list transactions: paging does not end")
-		}
-	}
-	all, err := client.ListTransactionsWithResponse(ctx, account.Id, nil)
-	if err != nil {
-		fail("list all transactions: %v", err)
-	}
-	if all.JSON200 == nil || len(*all.JSON200) != len(seen) {
-		fail("list transactions: %d paged, but the full list differs (status %d)", len(seen), all.StatusCode())
+		return fmt.Sprintf("ledger %s, available %s", balances.Ledger, balances.Available), nil
+	})
+
+	name, kind := "Jane Doe", aggregation.PAYEEPERSON
+	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.Zelle, Address: "jane.doe@example.com", Name: &name, Type: &kind}
+	pay := func(memo string) (*aggregation.CreatePaymentResponse, error) {
+		key := fmt.Sprintf("smoke-%s-%s", checking, memo)
+		return client.CreatePaymentWithResponse(ctx, checking, &aggregation.CreatePaymentParams{IdempotencyKey: &key},
+			aggregation.CreatePaymentJSONRequestBody{Amount: "1.00", Memo: memo, Payee: payee})
 	}
 
-	missing, err := client.GetAccountWithResponse(ctx, "acc_does_not_exist", nil)
-	if err != nil {
-		fail("get unknown account: %v", err)
-	}
-	if missing.StatusCode() != http.StatusNotFound || missing.JSON404 == nil || missing.JSON404.Error.Code == "" {
-		fail("get unknown account: want a 404 Error body, got %d: %s", missing.StatusCode(), missing.Body)
+	step("payment_mfa", func() (string, error) {
+		response, err := pay("mfa")
+		if err != nil || response.JSON200 == nil {
+			return "", fmt.Errorf("%v %s", err, response.Status())
+		}
+		challenge, err := response.JSON200.AsMfaChallenge()
+		if err != nil || challenge.ConnectToken == "" {
+			return "", fmt.Errorf("no MFA challenge read: %v", err)
+		}
+		return "200 challenge with a connect_token", nil
+	})
+
+	step("payment", func() (string, error) {
+		response, err := pay("Lunch")
+		if err != nil || response.JSON202 == nil {
+			return "", fmt.Errorf("%v %s", err, response.Status())
+		}
+		payment, err := response.JSON202.AsPayment()
+		if err != nil || !strings.HasPrefix(payment.Id, "pay_") || payment.Amount != "1.00" {
+			return "", fmt.Errorf("no Payment read: %v", err)
+		}
+		return "202 Payment " + payment.Id, nil
+	})
+
+	createPayee := func(name, address string) (*aggregation.CreatePayeeResponse, error) {
+		response, err := client.CreatePayeeWithResponse(ctx, checking, nil, aggregation.CreatePayeeJSONRequestBody{
+			Scheme: aggregation.Zelle, Address: address, Name: name, Type: aggregation.PAYEEPERSON,
+		})
+		if err == nil && response.JSON200 == nil {
+			err = fmt.Errorf("status %s", response.Status())
+		}
+		return response, err
 	}
 
-	fmt.Printf("go smoke: ok: %d accounts, %d transactions of %s in %d pages of %d, unknown account: %d %s\n",
-		len(accounts), len(seen), account.Id, pages, pageSize, missing.StatusCode(), missing.JSON404.Error.Code)
+	step("payee_mfa", func() (string, error) {
+		response, err := createPayee("mfa", "mfa@example.com")
+		if err != nil {
+			return "", err
+		}
+		challenge, err := response.JSON200.AsMfaChallenge()
+		if err != nil || challenge.ConnectToken == "" {
+			return "", fmt.Errorf("no MFA challenge read: %v", err)
+		}
+		return "challenge with a connect_token", nil
+	})
+
+	step("payee", func() (string, error) {
+		response, err := createPayee("Sam Lee", "sam.lee@example.com")
+		if err != nil {
+			return "", err
+		}
+		payee, err := response.JSON200.AsPayee()
+		if err != nil || payee.Name != "Sam Lee" {
+			return "", fmt.Errorf("no Payee read: %v", err)
+		}
+		return "Payee " + payee.Name, nil
+	})
+
+	step("error", func() (string, error) {
+		response, err := client.GetAccountWithResponse(ctx, "acc_does_not_exist", nil)
+		if err != nil {
+			return "", err
+		}
+		if response.StatusCode() != 404 || response.JSON404 == nil || response.JSON404.Error.Code == "" {
+			return "", fmt.Errorf("status %d, no Error read", response.StatusCode())
+		}
+		return "404 " + response.JSON404.Error.Code, nil
+	})
+
+	if failed {
+		os.Exit(1)
+	}
 }

@@ -1,90 +1,133 @@
-"""Smoke program of the generated Python client against a running sandbox server (API_URL).
+"""Smoke program of openapi-python-client's client: the shared scenario (apps/polyglot/src/smoke.ts) against a
+running sandbox server (AGGREGATION_BASE_URL, AGGREGATION_TOKEN).
 
-Enrolls a sandbox user, lists the accounts, pages through the transactions with count and from_id, and
-reads a 404 as the Error schema. Exits non-zero on the first thing that is not as the description says.
-Run with clients/python on PYTHONPATH (see `npm run generate:clients`).
+Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when a
+step failed. Run with clients/python on PYTHONPATH (see `npm run generate:clients`).
 """
 
 import os
+import re
 import sys
-
-import httpx
+import uuid
 
 from aggregation_client import Client
-from aggregation_client.api.accounts import get_account, list_accounts
+from aggregation_client.api.accounts import get_account, get_account_balances, list_accounts
+from aggregation_client.api.payments import create_payee, create_payment
 from aggregation_client.api.transactions import list_transactions
-from aggregation_client.models import Account, AccountSubtype, Error, Transaction
+from aggregation_client.models import (
+    CreatePayeeRequest,
+    CreatePaymentRequest,
+    Error,
+    MfaChallenge,
+    Payee,
+    PayeeType,
+    Payment,
+    PaymentPayeeInput,
+    PaymentSchemeName,
+)
 
 VERSION = "2020-10-12"
 PAGE_SIZE = 25
+failed = False
 
 
-def fail(message: str) -> None:
-    sys.exit(f"python smoke: {message}")
+def step(name, body):
+    global failed
+    try:
+        print(f"step {name}: ok {body()}", flush=True)
+    except Exception as error:  # every failure of a step is reported, then the next step runs
+        failed = True
+        print(f"step {name}: fail {type(error).__name__}: {error}".replace("\n", " "), flush=True)
 
 
-def enroll(base_url: str) -> str:
-    # The sandbox control API is a separate document: plain HTTP is enough here.
-    response = httpx.post(
-        f"{base_url}/sandbox/enrollments",
-        json={"username": "username", "password": "password"},
-    )
-    if response.status_code != 201:
-        fail(f"enroll: status {response.status_code}: {response.text}")
-    return response.json()["access_token"]
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
 
 
 def main() -> None:
-    base_url = os.environ.get("API_URL") or fail("set API_URL to the server's base URL")
-    token = enroll(base_url)
+    base_url, token = os.environ.get("AGGREGATION_BASE_URL"), os.environ.get("AGGREGATION_TOKEN")
+    if not base_url or not token:
+        sys.exit("set AGGREGATION_BASE_URL and AGGREGATION_TOKEN")
     # HTTP Basic with the token as the username, and the version pinned on every request.
-    client = Client(
-        base_url=base_url,
-        headers={"Service-Version": VERSION},
-        httpx_args={"auth": (token, "")},
-        raise_on_unexpected_status=True,
-    )
+    client = Client(base_url=base_url, headers={"Service-Version": VERSION}, httpx_args={"auth": (token, "")})
+    state = {}
 
-    with client:
-        accounts = list_accounts.sync(client=client)
-        if not isinstance(accounts, list) or not accounts:
-            fail(f"list accounts: {accounts!r}")
-        assert all(isinstance(account, Account) for account in accounts)
-        account = next((a for a in accounts if a.subtype == AccountSubtype.CHECKING), accounts[0])
+    def accounts():
+        found = list_accounts.sync(client=client)
+        check(isinstance(found, list) and found, f"list accounts: {found!r}")
+        state["account"] = next(a for a in found if a.links.payments).id
+        return f"{len(found)} accounts"
 
-        # Newest first; each page starts after the last transaction of the previous one.
-        seen: list[Transaction] = []
-        pages = 0
-        from_id = None
+    def transactions():
+        seen, pages, from_id = [], 0, None
         while True:
             kwargs = {"count": PAGE_SIZE} if from_id is None else {"count": PAGE_SIZE, "from_id": from_id}
-            page = list_transactions.sync(account.id, client=client, **kwargs)
-            if not isinstance(page, list):
-                fail(f"list transactions: {page!r}")
+            page = list_transactions.sync(state["account"], client=client, **kwargs)
+            check(isinstance(page, list), f"list transactions: {page!r}")
             pages += 1
-            if any(later.date > earlier.date for earlier, later in zip(page, page[1:])):
-                fail("list transactions: not newest first")
+            check(all(a.date >= b.date for a, b in zip(page, page[1:])), "a page is not newest first")
             seen.extend(page)
             if len(page) < PAGE_SIZE:
                 break
             from_id = page[-1].id
-            if pages > 1000:
-                fail("list transactions: paging does not end")
-        ids = [transaction.id for transaction in seen]
-        if len(set(ids)) != len(ids):
-            fail("list transactions: a transaction came twice")
-        everything = list_transactions.sync(account.id, client=client)
-        if not isinstance(everything, list) or [t.id for t in everything] != ids:
-            fail("list transactions: the pages differ from the full list")
+            check(pages < 1000, "paging does not end")
+        everything = list_transactions.sync(state["account"], client=client)
+        check([t.id for t in everything] == [t.id for t in seen], "the pages differ from the full list")
+        return f"{len(seen)} transactions in {pages} pages of {PAGE_SIZE}"
 
+    def balances():
+        found = get_account_balances.sync(state["account"], client=client)
+        money = re.compile(r"^-?\d+\.\d{2}$")
+        check(money.match(found.ledger) and money.match(found.available), f"balances {found!r}")
+        return f"ledger {found.ledger}, available {found.available}"
+
+    payee = PaymentPayeeInput(scheme=PaymentSchemeName.ZELLE, address="jane.doe@example.com", name="Jane Doe", type_=PayeeType.PAYEE_PERSON)
+
+    def pay(memo):
+        body = CreatePaymentRequest(amount="1.00", memo=memo, payee=payee)
+        return create_payment.sync_detailed(state["account"], client=client, body=body, idempotency_key=str(uuid.uuid4()))
+
+    def payment_mfa():
+        answer = pay("mfa")
+        check(answer.status_code == 200 and isinstance(answer.parsed, MfaChallenge), f"{answer.status_code}: {answer.parsed!r}")
+        return "200 challenge with a connect_token"
+
+    def payment():
+        answer = pay("Lunch")
+        check(answer.status_code == 202 and isinstance(answer.parsed, Payment), f"{answer.status_code}: {answer.parsed!r}")
+        check(answer.parsed.id.startswith("pay_") and answer.parsed.amount == "1.00", f"payment {answer.parsed!r}")
+        return f"202 Payment {answer.parsed.id}"
+
+    def add_payee(name, address):
+        body = CreatePayeeRequest(scheme=PaymentSchemeName.ZELLE, address=address, name=name, type_=PayeeType.PAYEE_PERSON)
+        return create_payee.sync_detailed(state["account"], client=client, body=body)
+
+    def payee_mfa():
+        answer = add_payee("mfa", "mfa@example.com")
+        check(answer.status_code == 200 and isinstance(answer.parsed, MfaChallenge), f"{answer.status_code}: {answer.parsed!r}")
+        return "challenge with a connect_token"
+
+    def new_payee():
+        answer = add_payee("Sam Lee", "sam.lee@example.com")
+        check(isinstance(answer.parsed, Payee) and answer.parsed.name == "Sam Lee", f"{answer.status_code}: {answer.parsed!r}")
+        return f"Payee {answer.parsed.name}"
+
+    def error():
         missing = get_account.sync_detailed("acc_does_not_exist", client=client)
-        if missing.status_code != 404 or not isinstance(missing.parsed, Error) or not missing.parsed.error.code:
-            fail(f"get unknown account: want a 404 Error body, got {missing.status_code}: {missing.content!r}")
+        check(missing.status_code == 404 and isinstance(missing.parsed, Error), f"{missing.status_code}: {missing.content!r}")
+        return f"404 {missing.parsed.error.code}"
 
-    print(
-        f"python smoke: ok: {len(accounts)} accounts, {len(ids)} transactions of {account.id}"
-        f" in {pages} pages of {PAGE_SIZE}, unknown account: 404 {missing.parsed.error.code}"
-    )
+    with client:
+        step("accounts", accounts)
+        step("transactions", transactions)
+        step("balances", balances)
+        step("payment_mfa", payment_mfa)
+        step("payment", payment)
+        step("payee_mfa", payee_mfa)
+        step("payee", new_payee)
+        step("error", error)
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

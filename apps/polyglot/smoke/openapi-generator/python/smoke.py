@@ -1,13 +1,13 @@
-"""Smoke program of openapi-generator's python client against a running sandbox server (API_URL).
+"""Smoke program of openapi-generator's python client: the shared scenario (apps/polyglot/src/smoke.ts) against a
+running sandbox server (AGGREGATION_BASE_URL, AGGREGATION_TOKEN).
 
 Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when a
 step failed. Run in a virtualenv where the generated package `aggregation_openapi_client` is installed.
 """
 
-import json
 import os
+import re
 import sys
-import urllib.request
 import uuid
 
 from aggregation_openapi_client import (
@@ -15,6 +15,7 @@ from aggregation_openapi_client import (
     ApiClient,
     ApiException,
     Configuration,
+    CreatePayeeRequest,
     CreatePaymentRequest,
     Error,
     PaymentPayeeInput,
@@ -40,22 +41,12 @@ def check(condition, message):
         raise AssertionError(message)
 
 
-def enroll(base_url):
-    # The sandbox control API is a separate document: plain HTTP is enough here.
-    request = urllib.request.Request(
-        f"{base_url}/sandbox/enrollments",
-        data=json.dumps({"username": "username", "password": "password"}).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)["access_token"]
-
-
 def main():
-    base_url = os.environ.get("API_URL") or sys.exit("set API_URL to the server's base URL")
+    base_url, token = os.environ.get("AGGREGATION_BASE_URL"), os.environ.get("AGGREGATION_TOKEN")
+    if not base_url or not token:
+        sys.exit("set AGGREGATION_BASE_URL and AGGREGATION_TOKEN")
     # HTTP Basic with the token as the username and an empty password.
-    configuration = Configuration(host=base_url, username=enroll(base_url), password="")
+    configuration = Configuration(host=base_url, username=token, password="")
     with ApiClient(configuration) as client:
         accounts, transactions, payments = AccountsApi(client), TransactionsApi(client), PaymentsApi(client)
         state = {}
@@ -97,6 +88,24 @@ def main():
             check(answer.get("amount") == "1.00", f"amount {answer.get('amount')!r}")
             return f"202 Payment {answer['id']}"
 
+        def balances():
+            found = accounts.get_account_balances(state["account"])
+            money = re.compile(r"^-?\d+\.\d{2}$")
+            check(money.match(found.ledger) and money.match(found.available), f"balances {found!r}")
+            return f"ledger {found.ledger}, available {found.available}"
+
+        def payee_challenge():
+            request = CreatePayeeRequest(scheme="zelle", address="mfa@example.com", name="mfa", type="person")
+            answer = payments.create_payee(state["account"], request).to_dict()
+            check(answer.get("connect_token"), f"no connect_token in {answer!r}")
+            return "challenge with a connect_token"
+
+        def create_payee():
+            request = CreatePayeeRequest(scheme="zelle", address="sam.lee@example.com", name="Sam Lee", type="person")
+            answer = payments.create_payee(state["account"], request).to_dict()
+            check(answer.get("name") == "Sam Lee", f"no Payee read: got {answer!r}")
+            return f"Payee {answer['name']}"
+
         def read_error():
             try:
                 accounts.get_account("acc_does_not_exist")
@@ -108,8 +117,11 @@ def main():
 
         step("accounts", list_accounts)
         step("transactions", page_transactions)
-        step("mfa", mfa_challenge)
+        step("balances", balances)
+        step("payment_mfa", mfa_challenge)
         step("payment", pay)
+        step("payee_mfa", payee_challenge)
+        step("payee", create_payee)
         step("error", read_error)
     sys.exit(1 if failed else 0)
 

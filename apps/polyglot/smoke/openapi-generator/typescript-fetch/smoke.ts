@@ -1,6 +1,7 @@
-// Smoke program of openapi-generator's typescript-fetch client against a running sandbox server (API_URL).
-// Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when
-// a step failed. Compiled with the generated sources by the tests (see apps/polyglot/README.md).
+// Smoke program of openapi-generator's typescript-fetch client: the shared scenario (apps/polyglot/src/smoke.ts)
+// against a running sandbox server (AGGREGATION_BASE_URL, AGGREGATION_TOKEN). Prints one line per step,
+// `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when a step failed. Compiled with
+// the generated sources (see apps/polyglot/README.md).
 import {
   AccountsApi,
   Configuration,
@@ -12,8 +13,9 @@ import {
 } from '../../../../../clients/openapi-generator/typescript-fetch/src';
 
 const PAGE_SIZE = 25;
-const baseUrl = process.env.API_URL;
-if (!baseUrl) throw new Error('set API_URL to the server base URL');
+const baseUrl = process.env.AGGREGATION_BASE_URL;
+const token = process.env.AGGREGATION_TOKEN;
+if (!baseUrl || !token) throw new Error('set AGGREGATION_BASE_URL and AGGREGATION_TOKEN');
 
 let failed = false;
 async function step(name: string, body: () => Promise<string>): Promise<void> {
@@ -30,15 +32,6 @@ function check(condition: unknown, message: string): asserts condition {
 }
 
 async function main(): Promise<void> {
-  // The sandbox control API is a separate document: plain HTTP is enough here.
-  const enrollment = await fetch(`${baseUrl}/sandbox/enrollments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'username', password: 'password' }),
-  });
-  check(enrollment.status === 201, `enroll: status ${enrollment.status}`);
-  const { access_token: token } = (await enrollment.json()) as { access_token: string };
-
   // HTTP Basic with the token as the username and an empty password.
   const configuration = new Configuration({ basePath: baseUrl, username: token, password: '' });
   const accounts = new AccountsApi(configuration);
@@ -76,7 +69,13 @@ async function main(): Promise<void> {
 
   const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' } as const;
 
-  await step('mfa', async () => {
+  await step('balances', async () => {
+    const balances = await accounts.getAccountBalances({ accountId: checkingId });
+    check(/^-?\d+\.\d{2}$/.test(balances.ledger) && /^-?\d+\.\d{2}$/.test(balances.available), `balances ${JSON.stringify(balances)}`);
+    return `ledger ${balances.ledger}, available ${balances.available}`;
+  });
+
+  await step('payment_mfa', async () => {
     // `object`: the declared answer type differs between descriptions (the challenge alone, or one of both).
     const answer: object = await payments.createPayment({ accountId: checkingId, createPaymentRequest: { amount: '1.00', memo: 'mfa', payee } });
     check('connectToken' in answer && typeof answer.connectToken === 'string' && answer.connectToken, `no connect_token in ${JSON.stringify(answer)}`);
@@ -92,6 +91,24 @@ async function main(): Promise<void> {
     check('id' in answer && String(answer.id).startsWith('pay_'), `no Payment read from the 202: got ${JSON.stringify(answer)}`);
     check('amount' in answer && answer.amount === '1.00', `amount ${'amount' in answer ? String(answer.amount) : 'missing'}`);
     return `202 Payment ${String(answer.id)}`;
+  });
+
+  await step('payee_mfa', async () => {
+    const answer: object = await payments.createPayee({
+      accountId: checkingId,
+      createPayeeRequest: { ...payee, address: 'mfa@example.com', name: 'mfa' },
+    });
+    check('connectToken' in answer && typeof answer.connectToken === 'string' && answer.connectToken, `no connect_token in ${JSON.stringify(answer)}`);
+    return 'challenge with a connect_token';
+  });
+
+  await step('payee', async () => {
+    const answer: object = await payments.createPayee({
+      accountId: checkingId,
+      createPayeeRequest: { ...payee, address: 'sam.lee@example.com', name: 'Sam Lee' },
+    });
+    check('name' in answer && answer.name === 'Sam Lee', `no Payee read: got ${JSON.stringify(answer)}`);
+    return `Payee ${String(answer.name)}`;
   });
 
   await step('error', async () => {
