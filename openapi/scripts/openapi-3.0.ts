@@ -28,6 +28,7 @@ export function toOpenApi30(bundle: OpenApiDocument): OpenApiDocument {
   const { summary: _summary, ...info } = converted.info;
   converted.info = { ...info, description: `${String(info.description ?? '').trimEnd()}\n\n${note}\n` };
   if (license?.identifier && !license.url) converted.info.license = { name: license.name, url: spdxUrl(license.identifier) };
+  jsonBodiesOnly(converted);
   dropUnreferenced(converted, ['examples', 'parameters', 'headers']);
   return converted;
 }
@@ -61,6 +62,24 @@ function nullableUnions(document: OpenApiDocument, node: unknown = document): vo
     }
   }
   for (const child of Object.values(schema)) nullableUnions(document, child);
+}
+
+/**
+ * A request body offered as JSON and form-encoded keeps JSON alone: the form's `encoding` (`payee` as `deepObject`,
+ * `payee[address]=...`) is what 3.0-only generators handle worst (ogen's code for it does not compile), and a
+ * generated client sends JSON anyway. The server still takes both; the bundle and the generators' variant say so.
+ */
+function jsonBodiesOnly(document: OpenApiDocument): void {
+  const bodies = [
+    ...Object.values(document.components?.requestBodies ?? {}),
+    ...Object.values(document.paths ?? {}).flatMap((pathItem) =>
+      Object.values(pathItem).map((operation) => (operation as JsonObject | undefined)?.requestBody as JsonObject | undefined),
+    ),
+  ];
+  for (const body of bodies) {
+    const content = body?.content as Record<string, unknown> | undefined;
+    if (content?.['application/json'] && content['application/x-www-form-urlencoded']) delete content['application/x-www-form-urlencoded'];
+  }
 }
 
 /**

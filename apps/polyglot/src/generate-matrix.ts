@@ -32,7 +32,8 @@ const toolchain = findToolchain();
 const logsDir = join(clientsDir, 'matrix-logs');
 mkdirSync(logsDir, { recursive: true });
 
-const describe = (error: unknown) => (error instanceof RunError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error));
+const describe = (error: unknown) =>
+  error instanceof RunError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
 
 async function runTarget(target: TargetDefinition, baseUrl: string): Promise<MatrixEntry> {
   const started = performance.now();

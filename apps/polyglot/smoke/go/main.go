@@ -84,7 +84,7 @@ func main() {
 	step("transactions", func() (string, error) {
 		var seen []aggregation.Transaction
 		pages := 0
-		count := pageSize
+		count := aggregation.Count(pageSize)
 		for params := (aggregation.ListTransactionsParams{Count: &count}); ; {
 			page, err := list(params)
 			if err != nil {
