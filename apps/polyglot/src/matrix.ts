@@ -3,10 +3,10 @@
 // here, one build per target; the generators' caches and the builds' outputs stay under clients/ between runs.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { generateGoClient } from './go.ts';
-import { cacheDir, configDir, generateFromConfig, generateWithOpenapiGenerator, mavenOptions, readConfig, smokeDir } from './openapi-generator.ts';
+import { cacheDir, configDir, generateFromConfig, generateWithOpenapiGenerator, readConfig, smokeDir } from './openapi-generator.ts';
 import {
   buildTypescriptFetchSmoke,
   compileJavaClient,
