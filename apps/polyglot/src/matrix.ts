@@ -126,7 +126,7 @@ export function buildOf(target: TargetDefinition, toolchain: Toolchain): Build {
       return {
         generate: () =>
           stamped(output, [join(repoRoot, target.document)], () =>
-            commandOf(target, { npx: [process.execPath, createRequire(import.meta.url).resolve('@hey-api/openapi-ts/bin/run.js')] }),
+            commandOf(target, { npx: [process.execPath, join(repoRoot, 'node_modules', '.bin', 'openapi-ts')] }),
           ),
         // It writes no project of its own: tsc compiles it with the program that imports it.
         compile: build,
