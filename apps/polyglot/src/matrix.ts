@@ -57,7 +57,9 @@ const matrixSmokeDir = (name: string) => join(packageDir, 'smoke', name);
 
 /** The command line of matrix.yaml, its first word replaced by the pinned program that runs it here. */
 function commandOf(target: TargetDefinition, programs: Record<string, [string, ...string[]]>, cwd = repoRoot) {
-  const [program, ...args] = target.command!.split(' ');
+  const [program, ...words] = target.command!.split(' ');
+  // `npx <package> ...`: the package's own bin, installed by npm ci, takes the rest.
+  const args = program === 'npx' ? words.slice(1) : words;
   const [file, ...prefix] = programs[program!] ?? [program!];
   return run(file, [...prefix, ...args], { cwd, env: venvEnv() });
 }
