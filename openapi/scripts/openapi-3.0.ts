@@ -1,9 +1,10 @@
 // The OpenAPI 3.0.3 variant of a bundle, for generators that do not take 3.1 (progenitor, ogen, NSwag, older
 // openapi-generator templates). Made from the generators' variant (no `webhooks`, each event a schema under
-// components; no `mutualTLS`, which 3.0 has no type for either) by @apiture/openapi-down-convert, which handles what has a 3.0 form: `type: [x, "null"]` to `nullable`,
-// `const` to a one-value `enum`, schema `examples` to `example`, `$ref` siblings, the license's SPDX `identifier`,
-// `$schema`/`$id`, `contentMediaType`/`contentEncoding`. What it leaves alone is finished here, and each step says
-// why; the README lists what a 3.0 reader loses.
+// components; no `mutualTLS`, which 3.0 has no type for either; request bodies in JSON alone) by
+// @apiture/openapi-down-convert, which handles what has a 3.0 form: `type: [x, "null"]` to `nullable`, `const` to a
+// one-value `enum`, schema `examples` to `example`, `$ref` siblings, the license's SPDX `identifier`, `$schema`/`$id`,
+// `contentMediaType`/`contentEncoding`. What it leaves alone is finished here, and each step says why; the README
+// lists what a 3.0 reader loses.
 import { Converter } from '@apiture/openapi-down-convert';
 import type { JsonObject, OpenApiDocument } from '../src/bundles.ts';
 import { forGenerators } from '../src/generators.ts';
@@ -28,7 +29,6 @@ export function toOpenApi30(bundle: OpenApiDocument): OpenApiDocument {
   const { summary: _summary, ...info } = converted.info;
   converted.info = { ...info, description: `${String(info.description ?? '').trimEnd()}\n\n${note}\n` };
   if (license?.identifier && !license.url) converted.info.license = { name: license.name, url: spdxUrl(license.identifier) };
-  jsonBodiesOnly(converted);
   dropUnreferenced(converted, ['examples', 'parameters', 'headers']);
   return converted;
 }
@@ -62,24 +62,6 @@ function nullableUnions(document: OpenApiDocument, node: unknown = document): vo
     }
   }
   for (const child of Object.values(schema)) nullableUnions(document, child);
-}
-
-/**
- * A request body offered as JSON and form-encoded keeps JSON alone: the form's `encoding` (`payee` as `deepObject`,
- * `payee[address]=...`) is what 3.0-only generators handle worst (ogen's code for it does not compile), and a
- * generated client sends JSON anyway. The server still takes both; the bundle and the generators' variant say so.
- */
-function jsonBodiesOnly(document: OpenApiDocument): void {
-  const bodies = [
-    ...Object.values(document.components?.requestBodies ?? {}),
-    ...Object.values(document.paths ?? {}).flatMap((pathItem) =>
-      Object.values(pathItem).map((operation) => (operation as JsonObject | undefined)?.requestBody as JsonObject | undefined),
-    ),
-  ];
-  for (const body of bodies) {
-    const content = body?.content as Record<string, unknown> | undefined;
-    if (content?.['application/json'] && content['application/x-www-form-urlencoded']) delete content['application/x-www-form-urlencoded'];
-  }
 }
 
 /**

@@ -1,5 +1,6 @@
 // The variant of a bundle made for client generators (openapi-generator, openapi-python-client, oapi-codegen, ...):
-// the same paths and components, without OpenAPI 3.1's `webhooks` (and the `mutualTLS` security scheme, see below). Generators that do not know `webhooks` turn each
+// the same paths and components, without OpenAPI 3.1's `webhooks`, the `mutualTLS` security scheme and the form
+// encoding of request bodies also offered as JSON (each see below). Generators that do not know `webhooks` turn each
 // event into a client method that POSTs to a path named after the event, which does not compile (openapi-generator's
 // typescript-fetch `WebhooksApi.ts`) or is not valid code (its python `webhooks_api.py`). The event payloads stay
 // under `components/schemas`, so a generated client still has a model to parse each event with.
@@ -24,7 +25,8 @@ const note =
   'generators turn into client methods that do not compile. Each event is still described, as a schema under ' +
   '`components/schemas` (`<Name>Event`), to parse the events your webhook endpoint receives. It also leaves out the ' +
   "`mutualTLS` security scheme, which generators do not know: live requests still need the developer's TLS client " +
-  'certificate, set on the HTTP client.';
+  'certificate, set on the HTTP client. Request bodies are offered as JSON alone; the service also accepts them ' +
+  'form-encoded, as the full description says.';
 
 /** The generators' variant of a bundle. Throws when an event's payload is not a named component schema. */
 export function forGenerators(bundle: OpenApiDocument): OpenApiDocument {
@@ -42,7 +44,8 @@ export function forGenerators(bundle: OpenApiDocument): OpenApiDocument {
   }
   const variant = rest as OpenApiDocument;
   const hadMutualTls = dropMutualTls(variant);
-  if (Object.keys(webhooks).length === 0 && !hadMutualTls) return variant;
+  const hadFormBodies = jsonBodiesOnly(variant);
+  if (Object.keys(webhooks).length === 0 && !hadMutualTls && !hadFormBodies) return variant;
   variant.info = { ...variant.info, description: `${String(variant.info.description ?? '').trimEnd()}\n\n${note}\n` };
   // A tag that only events carried (Webhooks) would be an empty group in a generated client or its docs.
   const usedTags = new Set(
@@ -83,4 +86,28 @@ function dropMutualTls(document: OpenApiDocument): boolean {
     }
   }
   return true;
+}
+
+/**
+ * A request body offered as JSON and form-encoded keeps JSON alone; says whether there was one. Generators that take
+ * both build a union of the two that cannot tell them apart: openapi-python-client's client picks the form for its
+ * one model and sends `payee` as a string (`payee must be of type object`, 422), and ogen's code for the form's
+ * `deepObject` encoding does not compile. The wire format is unchanged: the server still takes both, and the bundle
+ * says so.
+ */
+function jsonBodiesOnly(document: OpenApiDocument): boolean {
+  const bodies = [
+    ...Object.values(document.components?.requestBodies ?? {}),
+    ...Object.values(document.paths ?? {}).flatMap((pathItem) =>
+      Object.values(pathItem).map((operation) => (operation as JsonObject | undefined)?.requestBody as JsonObject | undefined),
+    ),
+  ];
+  let found = false;
+  for (const body of bodies) {
+    const content = body?.content as Record<string, unknown> | undefined;
+    if (!content?.['application/json'] || !content['application/x-www-form-urlencoded']) continue;
+    delete content['application/x-www-form-urlencoded'];
+    found = true;
+  }
+  return found;
 }

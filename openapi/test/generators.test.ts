@@ -26,9 +26,17 @@ for (const name of documentNames) {
     const variant = readVariant(name);
     assert.equal(variant.webhooks, undefined);
     assert.deepEqual(variant.paths, bundle.paths);
-    const { securitySchemes, ...components } = bundle.components ?? {};
+    const { securitySchemes, requestBodies, ...components } = bundle.components ?? {};
     const { mutualTLS: _mutualTLS, ...otherSchemes } = securitySchemes ?? {};
-    assert.deepEqual(variant.components, { ...components, ...(securitySchemes ? { securitySchemes: otherSchemes } : {}) });
+    const { securitySchemes: variantSchemes, requestBodies: variantBodies, ...variantComponents } = variant.components ?? {};
+    assert.deepEqual(variantComponents, components);
+    assert.deepEqual(variantSchemes, securitySchemes && otherSchemes);
+    // A body offered as JSON keeps JSON alone; everything else about it is the bundle's.
+    for (const [body, definition] of Object.entries((requestBodies ?? {}) as Record<string, JsonObject>)) {
+      const content = definition.content as Record<string, unknown>;
+      const expected = content['application/json'] ? { ...definition, content: { 'application/json': content['application/json'] } } : definition;
+      assert.deepEqual(variantBodies?.[body], expected, body);
+    }
     assert.deepEqual(variant.servers, bundle.servers);
     // Every requirement without mutualTLS, once.
     const withoutMutualTls = (bundle.security as JsonObject[] | undefined)?.map(({ mutualTLS: _, ...rest }) => rest);
@@ -79,6 +87,20 @@ test('mutualTLS, which generators do not know, is left out: a requirement that n
   assert.deepEqual(variant.security, [{ basicAuth: [] }]);
   assert.ok(!JSON.stringify(variant).includes('"mutualTLS":'));
   assert.match(String(variant.info.description), /mutualTLS/);
+});
+
+test('payments and payees are offered as JSON alone, which generated clients send; the bundle keeps the form encoding', () => {
+  const media = (document: OpenApiDocument, body: string) => Object.keys((document.components!.requestBodies![body] as JsonObject).content as JsonObject);
+  for (const body of ['CreatePayment', 'CreatePayee']) {
+    assert.deepEqual(media(loadBundle('2020-10-12'), body), ['application/json', 'application/x-www-form-urlencoded']);
+    assert.deepEqual(media(readVariant('2020-10-12'), body), ['application/json']);
+  }
+  assert.match(String(readVariant('2020-10-12').info.description), /form-encoded/);
+  // A body offered as the form alone keeps it: there is no JSON to offer instead.
+  const bundle = structuredClone(loadBundle('2020-10-12'));
+  const payee = bundle.components!.requestBodies!.CreatePayee as { content: Record<string, unknown> };
+  delete payee.content['application/json'];
+  assert.deepEqual(media(forGenerators(bundle), 'CreatePayee'), ['application/x-www-form-urlencoded']);
 });
 
 test('the bundle it is made from is left as it was', () => {

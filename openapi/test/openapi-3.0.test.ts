@@ -55,6 +55,8 @@ describe.each(documentNames)('%s', (name) => {
     assert.equal(variant.info.summary, undefined);
     // Neither a scheme nor a requirement names it (descriptions may).
     assert.ok(!JSON.stringify(variant).includes('"mutualTLS":'));
+    // Request bodies in JSON alone, as in the generators' variant it is made from.
+    assert.ok(!JSON.stringify(variant).includes('"application/x-www-form-urlencoded":'));
   });
 });
 
