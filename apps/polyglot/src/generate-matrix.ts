@@ -1,7 +1,7 @@
 // `npm run generate:clients` and `npm run test:generators`: every target of matrix.yaml generated, compiled and
 // smoke-tested against a sandbox server started here, then clients/matrix.json. Ends with `N passed, N failed` (of
 // the targets), and exits 1 when a target failed (or, under CI=true, could not run for a missing tool).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startServer } from '@aggregation/server';
@@ -50,6 +50,8 @@ async function runTarget(target: TargetDefinition, baseUrl: string): Promise<Mat
   };
   const finish = (problem?: string) => {
     entry.seconds = Math.round((performance.now() - started) / 100) / 10;
+    // The log of a failure: a target that passed leaves none (nor an earlier run's).
+    rmSync(join(logsDir, `${target.name}.log`), { force: true });
     if (problem) {
       entry.problem = problem.split('\n')[0];
       writeFileSync(join(logsDir, `${target.name}.log`), problem);

@@ -3,10 +3,18 @@
 // here, one build per target; the generators' caches and the builds' outputs stay under clients/ between runs.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { generateGoClient } from './go.ts';
-import { cacheDir, configDir, generateFromConfig, generateWithOpenapiGenerator, readConfig, smokeDir } from './openapi-generator.ts';
+import {
+  cacheDir,
+  configDir,
+  generateFromConfig,
+  generateWithOpenapiGenerator,
+  mavenOptions,
+  readConfig,
+  smokeDir,
+} from './openapi-generator.ts';
 import {
   buildTypescriptFetchSmoke,
   compileJavaClient,
@@ -165,6 +173,30 @@ export function buildOf(target: TargetDefinition, toolchain: Toolchain): Build {
         compile,
         // The source launcher compiles and runs the one-file program against the compiled client.
         smoke: async () => ({ file: java, args: ['-cp', await compile(), join(smokeDir('java'), 'Smoke.java')] }),
+      };
+    }
+    case 'openapi-generator-kotlin': {
+      // Maven compiles the generated sources with the smoke program (its pom.xml), into the client's directory.
+      const project = smokeDir('kotlin');
+      const classpathFile = () => join(outputDir(), 'target', 'classpath.txt');
+      let classpath: Promise<string> | undefined;
+      const compile = () =>
+        (classpath ??= run(
+          maven,
+          [
+            ...mavenOptions,
+            `-Dclient.dir=${outputDir()}`,
+            'compile',
+            'dependency:build-classpath',
+            '-Dmdep.includeScope=compile',
+            `-Dmdep.outputFile=${classpathFile()}`,
+          ],
+          { cwd: project, timeoutMs: 1_800_000 },
+        ).then(() => [join(outputDir(), 'target', 'classes'), readFileSync(classpathFile(), 'utf8').trim()].join(delimiter)));
+      return {
+        generate: openapiGenerator,
+        compile,
+        smoke: async () => ({ file: java, args: ['-cp', await compile(), 'SmokeKt'] }),
       };
     }
     case 'openapi-generator-go':
