@@ -1,203 +1,132 @@
-// Smoke program of oapi-codegen's client: the shared scenario (apps/polyglot/src/smoke.ts) against a running sandbox
-// server (AGGREGATION_BASE_URL, AGGREGATION_TOKEN), one line per step, exiting 1 when a step failed.
+// Smoke program of oapi-codegen's client: the shared scenario (smoke/scenario/go) with this client's calls.
 package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
-	"regexp"
-	"slices"
-	"strings"
 
 	aggregation "aggregation.example/client"
+	"aggregation.example/scenario"
 )
 
-const (
-	version  = "2020-10-12"
-	pageSize = 25
-)
+const version = "2020-10-12"
 
-var failed bool
+type client struct{ *aggregation.ClientWithResponses }
 
-func step(name string, body func() (string, error)) {
-	detail, err := body()
-	if err != nil {
-		failed = true
-		fmt.Printf("step %s: fail %s\n", name, strings.ReplaceAll(err.Error(), "\n", " "))
-		return
+var ctx = context.Background()
+
+// answered is the error of a call that failed, or answered without the body expected.
+func answered(err error, ok bool, status string) error {
+	if err != nil || !ok {
+		return fmt.Errorf("%v %s", err, status)
 	}
-	fmt.Printf("step %s: ok %s\n", name, detail)
+	return nil
 }
 
-func ids(transactions []aggregation.Transaction) []string {
-	out := make([]string, len(transactions))
-	for i, transaction := range transactions {
-		out[i] = transaction.Id
+func (c client) ListAccounts() ([]scenario.Account, error) {
+	response, err := c.ListAccountsWithResponse(ctx, nil)
+	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
+		return nil, err
 	}
-	return out
+	var accounts []scenario.Account
+	for _, account := range *response.JSON200 {
+		accounts = append(accounts, scenario.Account{ID: account.Id, CanPay: account.Links.Payments != nil})
+	}
+	return accounts, nil
+}
+
+func (c client) ListTransactions(accountID string, count int, fromID string) ([]scenario.Transaction, error) {
+	var params aggregation.ListTransactionsParams
+	if count > 0 {
+		pageSize := aggregation.Count(count)
+		params.Count = &pageSize
+	}
+	if fromID != "" {
+		params.FromId = &fromID
+	}
+	response, err := c.ListTransactionsWithResponse(ctx, accountID, &params)
+	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
+		return nil, err
+	}
+	var transactions []scenario.Transaction
+	for _, transaction := range *response.JSON200 {
+		transactions = append(transactions, scenario.Transaction{ID: transaction.Id, Date: transaction.Date.String()})
+	}
+	return transactions, nil
+}
+
+func (c client) Balances(accountID string) (string, string, error) {
+	response, err := c.GetAccountBalancesWithResponse(ctx, accountID, nil)
+	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
+		return "", "", err
+	}
+	return response.JSON200.Ledger, response.JSON200.Available, nil
+}
+
+func (c client) Pay(accountID, memo string) (scenario.Created, error) {
+	name, kind := "Jane Doe", aggregation.PAYEEPERSON
+	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.Zelle, Address: "jane.doe@example.com", Name: &name, Type: &kind}
+	key := fmt.Sprintf("smoke-%s-%s", accountID, memo)
+	response, err := c.CreatePaymentWithResponse(ctx, accountID, &aggregation.CreatePaymentParams{IdempotencyKey: &key},
+		aggregation.CreatePaymentJSONRequestBody{Amount: "1.00", Memo: memo, Payee: payee})
+	if err != nil {
+		return scenario.Created{}, err
+	}
+	created := scenario.Created{Status: response.StatusCode()}
+	// Both answers are PaymentOrMfaChallenge: the status says which branch to read.
+	switch {
+	case response.JSON200 != nil:
+		challenge, err := response.JSON200.AsMfaChallenge()
+		created.ConnectToken = challenge.ConnectToken
+		return created, err
+	case response.JSON202 != nil:
+		payment, err := response.JSON202.AsPayment()
+		created.ID, created.Amount = payment.Id, payment.Amount
+		return created, err
+	}
+	return created, fmt.Errorf("status %s", response.Status())
+}
+
+func (c client) AddPayee(accountID, name, address string) (scenario.Created, error) {
+	response, err := c.CreatePayeeWithResponse(ctx, accountID, nil, aggregation.CreatePayeeJSONRequestBody{
+		Scheme: aggregation.Zelle, Address: address, Name: name, Type: aggregation.PAYEEPERSON,
+	})
+	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
+		return scenario.Created{}, err
+	}
+	// A payee or a challenge, both with 200: the fields say which.
+	if challenge, err := response.JSON200.AsMfaChallenge(); err == nil && challenge.ConnectToken != "" {
+		return scenario.Created{Status: 200, ConnectToken: challenge.ConnectToken}, nil
+	}
+	payee, err := response.JSON200.AsPayee()
+	return scenario.Created{Status: 200, Name: payee.Name}, err
+}
+
+func (c client) MissingAccount(accountID string) (int, string, error) {
+	response, err := c.GetAccountWithResponse(ctx, accountID, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	if response.JSON404 == nil {
+		return response.StatusCode(), "", nil
+	}
+	return response.StatusCode(), response.JSON404.Error.Code, nil
 }
 
 func main() {
-	baseURL, token := os.Getenv("AGGREGATION_BASE_URL"), os.Getenv("AGGREGATION_TOKEN")
+	baseURL, token := scenario.Sandbox()
 	// HTTP Basic with the token as the username, and the version pinned on every request.
 	authenticate := func(_ context.Context, request *http.Request) error {
 		request.SetBasicAuth(token, "")
 		request.Header.Set("Service-Version", version)
 		return nil
 	}
-	client, err := aggregation.NewClientWithResponses(baseURL, aggregation.WithRequestEditorFn(authenticate))
+	generated, err := aggregation.NewClientWithResponses(baseURL, aggregation.WithRequestEditorFn(authenticate))
 	if err != nil {
 		fmt.Println("client:", err)
 		os.Exit(1)
 	}
-	ctx := context.Background()
-	money := regexp.MustCompile(`^-?\d+\.\d{2}$`)
-	var checking string
-
-	step("accounts", func() (string, error) {
-		response, err := client.ListAccountsWithResponse(ctx, nil)
-		if err != nil || response.JSON200 == nil {
-			return "", fmt.Errorf("%v %s", err, response.Status())
-		}
-		for _, account := range *response.JSON200 {
-			if account.Links.Payments != nil {
-				checking = account.Id
-			}
-		}
-		if checking == "" {
-			return "", errors.New("no account with payments")
-		}
-		return fmt.Sprintf("%d accounts", len(*response.JSON200)), nil
-	})
-
-	list := func(params aggregation.ListTransactionsParams) ([]aggregation.Transaction, error) {
-		response, err := client.ListTransactionsWithResponse(ctx, checking, &params)
-		if err != nil || response.JSON200 == nil {
-			return nil, fmt.Errorf("list transactions: %v %s", err, response.Status())
-		}
-		return *response.JSON200, nil
-	}
-
-	step("transactions", func() (string, error) {
-		var seen []aggregation.Transaction
-		pages := 0
-		count := aggregation.Count(pageSize)
-		for params := (aggregation.ListTransactionsParams{Count: &count}); ; {
-			page, err := list(params)
-			if err != nil {
-				return "", err
-			}
-			pages++
-			seen = append(seen, page...)
-			if len(page) < pageSize || pages > 1000 {
-				break
-			}
-			last := page[len(page)-1].Id
-			params.FromId = &last
-		}
-		everything, err := list(aggregation.ListTransactionsParams{})
-		if err != nil {
-			return "", err
-		}
-		if !slices.Equal(ids(everything), ids(seen)) {
-			return "", fmt.Errorf("the pages (%d) differ from the full list (%d)", len(seen), len(everything))
-		}
-		return fmt.Sprintf("%d transactions in %d pages of %d", len(seen), pages, pageSize), nil
-	})
-
-	step("balances", func() (string, error) {
-		response, err := client.GetAccountBalancesWithResponse(ctx, checking, nil)
-		if err != nil || response.JSON200 == nil {
-			return "", fmt.Errorf("%v %s", err, response.Status())
-		}
-		balances := response.JSON200
-		if !money.MatchString(balances.Ledger) || !money.MatchString(balances.Available) {
-			return "", fmt.Errorf("balances %+v", balances)
-		}
-		return fmt.Sprintf("ledger %s, available %s", balances.Ledger, balances.Available), nil
-	})
-
-	name, kind := "Jane Doe", aggregation.PAYEEPERSON
-	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.Zelle, Address: "jane.doe@example.com", Name: &name, Type: &kind}
-	pay := func(memo string) (*aggregation.CreatePaymentResponse, error) {
-		key := fmt.Sprintf("smoke-%s-%s", checking, memo)
-		return client.CreatePaymentWithResponse(ctx, checking, &aggregation.CreatePaymentParams{IdempotencyKey: &key},
-			aggregation.CreatePaymentJSONRequestBody{Amount: "1.00", Memo: memo, Payee: payee})
-	}
-
-	step("payment_mfa", func() (string, error) {
-		response, err := pay("mfa")
-		if err != nil || response.JSON200 == nil {
-			return "", fmt.Errorf("%v %s", err, response.Status())
-		}
-		challenge, err := response.JSON200.AsMfaChallenge()
-		if err != nil || challenge.ConnectToken == "" {
-			return "", fmt.Errorf("no MFA challenge read: %v", err)
-		}
-		return "200 challenge with a connect_token", nil
-	})
-
-	step("payment", func() (string, error) {
-		response, err := pay("Lunch")
-		if err != nil || response.JSON202 == nil {
-			return "", fmt.Errorf("%v %s", err, response.Status())
-		}
-		payment, err := response.JSON202.AsPayment()
-		if err != nil || !strings.HasPrefix(payment.Id, "pay_") || payment.Amount != "1.00" {
-			return "", fmt.Errorf("no Payment read: %v", err)
-		}
-		return "202 Payment " + payment.Id, nil
-	})
-
-	createPayee := func(name, address string) (*aggregation.CreatePayeeResponse, error) {
-		response, err := client.CreatePayeeWithResponse(ctx, checking, nil, aggregation.CreatePayeeJSONRequestBody{
-			Scheme: aggregation.Zelle, Address: address, Name: name, Type: aggregation.PAYEEPERSON,
-		})
-		if err == nil && response.JSON200 == nil {
-			err = fmt.Errorf("status %s", response.Status())
-		}
-		return response, err
-	}
-
-	step("payee_mfa", func() (string, error) {
-		response, err := createPayee("mfa", "mfa@example.com")
-		if err != nil {
-			return "", err
-		}
-		challenge, err := response.JSON200.AsMfaChallenge()
-		if err != nil || challenge.ConnectToken == "" {
-			return "", fmt.Errorf("no MFA challenge read: %v", err)
-		}
-		return "challenge with a connect_token", nil
-	})
-
-	step("payee", func() (string, error) {
-		response, err := createPayee("Sam Lee", "sam.lee@example.com")
-		if err != nil {
-			return "", err
-		}
-		payee, err := response.JSON200.AsPayee()
-		if err != nil || payee.Name != "Sam Lee" {
-			return "", fmt.Errorf("no Payee read: %v", err)
-		}
-		return "Payee " + payee.Name, nil
-	})
-
-	step("error", func() (string, error) {
-		response, err := client.GetAccountWithResponse(ctx, "acc_does_not_exist", nil)
-		if err != nil {
-			return "", err
-		}
-		if response.StatusCode() != 404 || response.JSON404 == nil || response.JSON404.Error.Code == "" {
-			return "", fmt.Errorf("status %d, no Error read", response.StatusCode())
-		}
-		return "404 " + response.JSON404.Error.Code, nil
-	})
-
-	if failed {
-		os.Exit(1)
-	}
+	scenario.Run(client{generated})
 }

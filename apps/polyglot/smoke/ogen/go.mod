@@ -5,6 +5,7 @@ go 1.26.0
 require aggregation.example/ogen v0.0.0
 
 require (
+	aggregation.example/scenario v0.0.0
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dlclark/regexp2 v1.12.0 // indirect
 	github.com/fatih/color v1.19.0 // indirect
@@ -36,3 +37,5 @@ require (
 )
 
 replace aggregation.example/ogen => ../../../../clients/ogen
+
+replace aggregation.example/scenario => ../scenario/go

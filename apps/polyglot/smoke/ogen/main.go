@@ -1,32 +1,15 @@
-// Smoke program of ogen's client (from the OpenAPI 3.0 variant): the shared scenario (apps/polyglot/src/smoke.ts)
-// against a running sandbox server (AGGREGATION_BASE_URL, AGGREGATION_TOKEN), one line per step, exiting 1 when a
-// step failed. Each answer is a type of its own, told apart with a type switch.
+// Smoke program of ogen's client (from the OpenAPI 3.0 variant): the shared scenario (smoke/scenario/go) with this
+// client's calls. Each answer is a type of its own, told apart with a type assertion.
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
-	"slices"
-	"strings"
 
 	aggregation "aggregation.example/ogen"
+	"aggregation.example/scenario"
 )
-
-const pageSize = 25
-
-var failed bool
-
-func step(name string, body func() (string, error)) {
-	detail, err := body()
-	if err != nil {
-		failed = true
-		fmt.Printf("step %s: fail %s\n", name, strings.ReplaceAll(err.Error(), "\n", " "))
-		return
-	}
-	fmt.Printf("step %s: ok %s\n", name, detail)
-}
 
 // token sends the access token as the HTTP Basic username, with an empty password.
 type token string
@@ -35,181 +18,125 @@ func (t token) BasicAuth(context.Context, aggregation.OperationName) (aggregatio
 	return aggregation.BasicAuth{Username: string(t)}, nil
 }
 
-func ids(transactions []aggregation.Transaction) []string {
-	out := make([]string, len(transactions))
-	for i, transaction := range transactions {
-		out[i] = transaction.ID
+type client struct{ *aggregation.Client }
+
+var ctx = context.Background()
+
+func (c client) ListAccounts() ([]scenario.Account, error) {
+	answer, err := c.Client.ListAccounts(ctx, aggregation.ListAccountsParams{})
+	if err != nil {
+		return nil, err
 	}
-	return out
+	list, ok := answer.(*aggregation.ListAccountsOKHeaders)
+	if !ok {
+		return nil, fmt.Errorf("answer %T", answer)
+	}
+	var accounts []scenario.Account
+	for _, account := range list.Response {
+		accounts = append(accounts, scenario.Account{ID: account.ID, CanPay: account.Links.Payments.Set})
+	}
+	return accounts, nil
 }
 
-func main() {
-	client, err := aggregation.NewClient(os.Getenv("AGGREGATION_BASE_URL"), token(os.Getenv("AGGREGATION_TOKEN")))
+func (c client) ListTransactions(accountID string, count int, fromID string) ([]scenario.Transaction, error) {
+	params := aggregation.ListTransactionsParams{AccountID: accountID}
+	if count > 0 {
+		params.Count = aggregation.NewOptInt32(int32(count))
+	}
+	if fromID != "" {
+		params.FromID = aggregation.NewOptString(fromID)
+	}
+	answer, err := c.Client.ListTransactions(ctx, params)
 	if err != nil {
-		fmt.Println("client:", err)
-		os.Exit(1)
+		return nil, err
 	}
-	ctx := context.Background()
-	money := regexp.MustCompile(`^-?\d+\.\d{2}$`)
-	var checking string
-
-	step("accounts", func() (string, error) {
-		answer, err := client.ListAccounts(ctx, aggregation.ListAccountsParams{})
-		if err != nil {
-			return "", err
-		}
-		accounts, ok := answer.(*aggregation.ListAccountsOKHeaders)
-		if !ok {
-			return "", fmt.Errorf("answer %T", answer)
-		}
-		for _, account := range accounts.Response {
-			if account.Links.Payments.Set {
-				checking = account.ID
-			}
-		}
-		return fmt.Sprintf("%d accounts", len(accounts.Response)), nil
-	})
-
-	list := func(params aggregation.ListTransactionsParams) ([]aggregation.Transaction, error) {
-		params.AccountID = checking
-		answer, err := client.ListTransactions(ctx, params)
-		if err != nil {
-			return nil, err
-		}
-		page, ok := answer.(*aggregation.ListTransactionsOKHeaders)
-		if !ok {
-			return nil, fmt.Errorf("answer %T", answer)
-		}
-		return page.Response, nil
+	page, ok := answer.(*aggregation.ListTransactionsOKHeaders)
+	if !ok {
+		return nil, fmt.Errorf("answer %T", answer)
 	}
+	var transactions []scenario.Transaction
+	for _, transaction := range page.Response {
+		transactions = append(transactions, scenario.Transaction{ID: transaction.ID, Date: transaction.Date.Format("2006-01-02")})
+	}
+	return transactions, nil
+}
 
-	step("transactions", func() (string, error) {
-		var seen []aggregation.Transaction
-		pages := 0
-		params := aggregation.ListTransactionsParams{Count: aggregation.NewOptInt32(pageSize)}
-		for pages < 1000 {
-			page, err := list(params)
-			if err != nil {
-				return "", err
-			}
-			pages++
-			seen = append(seen, page...)
-			if len(page) < pageSize {
-				break
-			}
-			params.FromID = aggregation.NewOptString(page[len(page)-1].ID)
-		}
-		everything, err := list(aggregation.ListTransactionsParams{})
-		if err != nil {
-			return "", err
-		}
-		if !slices.Equal(ids(everything), ids(seen)) {
-			return "", fmt.Errorf("the pages (%d) differ from the full list (%d)", len(seen), len(everything))
-		}
-		return fmt.Sprintf("%d transactions in %d pages of %d", len(seen), pages, pageSize), nil
-	})
+func (c client) Balances(accountID string) (string, string, error) {
+	answer, err := c.GetAccountBalances(ctx, aggregation.GetAccountBalancesParams{AccountID: accountID})
+	if err != nil {
+		return "", "", err
+	}
+	balances, ok := answer.(*aggregation.AccountBalancesHeaders)
+	if !ok {
+		return "", "", fmt.Errorf("answer %T", answer)
+	}
+	return string(balances.Response.Ledger), string(balances.Response.Available), nil
+}
 
-	step("balances", func() (string, error) {
-		answer, err := client.GetAccountBalances(ctx, aggregation.GetAccountBalancesParams{AccountID: checking})
-		if err != nil {
-			return "", err
-		}
-		balances, ok := answer.(*aggregation.AccountBalancesHeaders)
-		if !ok || !money.MatchString(string(balances.Response.Ledger)) || !money.MatchString(string(balances.Response.Available)) {
-			return "", fmt.Errorf("answer %T %+v", answer, answer)
-		}
-		return fmt.Sprintf("ledger %s, available %s", balances.Response.Ledger, balances.Response.Available), nil
-	})
-
+func (c client) Pay(accountID, memo string) (scenario.Created, error) {
 	payee := aggregation.PaymentPayeeInput{
 		Scheme:  aggregation.PaymentSchemeNameZelle,
 		Address: "jane.doe@example.com",
 		Name:    aggregation.NewOptPayeeName("Jane Doe"),
 		Type:    aggregation.NewOptPayeeType(aggregation.PayeeTypePerson),
 	}
-	pay := func(memo string) (aggregation.CreatePaymentRes, error) {
-		request := aggregation.CreatePaymentRequest{Amount: "1.00", Memo: memo, Payee: payee}
-		params := aggregation.CreatePaymentParams{AccountID: checking, IdempotencyKey: aggregation.NewOptString("smoke-" + checking + "-" + memo)}
-		return client.CreatePayment(ctx, &request, params)
+	request := aggregation.CreatePaymentRequest{Amount: "1.00", Memo: memo, Payee: payee}
+	params := aggregation.CreatePaymentParams{AccountID: accountID, IdempotencyKey: aggregation.NewOptString("smoke-" + accountID + "-" + memo)}
+	answer, err := c.CreatePayment(ctx, &request, params)
+	if err != nil {
+		return scenario.Created{}, err
 	}
-
-	step("payment_mfa", func() (string, error) {
-		answer, err := pay("mfa")
-		if err != nil {
-			return "", err
+	switch answer := answer.(type) {
+	// 200: the shared schema, under its own name; 202 a type of its own.
+	case *aggregation.PaymentOrMfaChallengeHeaders:
+		if answer.Response.Type == aggregation.MfaChallengePaymentOrMfaChallenge {
+			return scenario.Created{Status: 200, ConnectToken: answer.Response.MfaChallenge.ConnectToken}, nil
 		}
-		// 200: the shared schema, under its own name.
-		challenge, ok := answer.(*aggregation.PaymentOrMfaChallengeHeaders)
-		if !ok || challenge.Response.Type != aggregation.MfaChallengePaymentOrMfaChallenge || challenge.Response.MfaChallenge.ConnectToken == "" {
-			return "", fmt.Errorf("answer %T %+v", answer, answer)
+	case *aggregation.CreatePaymentAcceptedHeaders:
+		if answer.Response.Type == aggregation.PaymentPaymentOrMfaChallenge {
+			payment := answer.Response.Payment
+			return scenario.Created{Status: 202, ID: payment.ID, Amount: string(payment.Amount)}, nil
 		}
-		return "200 challenge with a connect_token", nil
-	})
-
-	step("payment", func() (string, error) {
-		answer, err := pay("Lunch")
-		if err != nil {
-			return "", err
-		}
-		accepted, ok := answer.(*aggregation.CreatePaymentAcceptedHeaders)
-		if !ok || accepted.Response.Type != aggregation.PaymentPaymentOrMfaChallenge {
-			return "", fmt.Errorf("answer %T %+v", answer, answer)
-		}
-		payment := accepted.Response.Payment
-		if !strings.HasPrefix(payment.ID, "pay_") || payment.Amount != "1.00" {
-			return "", fmt.Errorf("payment %+v", payment)
-		}
-		return "202 Payment " + payment.ID, nil
-	})
-
-	createPayee := func(name, address string) (*aggregation.PayeeOrMfaChallenge, error) {
-		request := aggregation.CreatePayeeRequest{Scheme: aggregation.PaymentSchemeNameZelle, Address: aggregation.PayeeAddress(address), Name: aggregation.PayeeName(name), Type: aggregation.PayeeTypePerson}
-		answer, err := client.CreatePayee(ctx, &request, aggregation.CreatePayeeParams{AccountID: checking})
-		if err != nil {
-			return nil, err
-		}
-		created, ok := answer.(*aggregation.PayeeOrMfaChallengeHeaders)
-		if !ok {
-			return nil, fmt.Errorf("answer %T %+v", answer, answer)
-		}
-		return &created.Response, nil
 	}
+	return scenario.Created{}, fmt.Errorf("answer %T %+v", answer, answer)
+}
 
-	step("payee_mfa", func() (string, error) {
-		answer, err := createPayee("mfa", "mfa@example.com")
-		if err != nil {
-			return "", err
-		}
-		if answer.Type != aggregation.MfaChallengePayeeOrMfaChallenge || answer.MfaChallenge.ConnectToken == "" {
-			return "", fmt.Errorf("no MFA challenge read: %+v", answer)
-		}
-		return "challenge with a connect_token", nil
-	})
+func (c client) AddPayee(accountID, name, address string) (scenario.Created, error) {
+	request := aggregation.CreatePayeeRequest{
+		Scheme: aggregation.PaymentSchemeNameZelle, Address: aggregation.PayeeAddress(address), Name: aggregation.PayeeName(name), Type: aggregation.PayeeTypePerson,
+	}
+	answer, err := c.CreatePayee(ctx, &request, aggregation.CreatePayeeParams{AccountID: accountID})
+	if err != nil {
+		return scenario.Created{}, err
+	}
+	created, ok := answer.(*aggregation.PayeeOrMfaChallengeHeaders)
+	switch {
+	case !ok:
+		return scenario.Created{}, fmt.Errorf("answer %T %+v", answer, answer)
+	case created.Response.Type == aggregation.MfaChallengePayeeOrMfaChallenge:
+		return scenario.Created{Status: 200, ConnectToken: created.Response.MfaChallenge.ConnectToken}, nil
+	}
+	return scenario.Created{Status: 200, Name: string(created.Response.Payee.Name)}, nil
+}
 
-	step("payee", func() (string, error) {
-		answer, err := createPayee("Sam Lee", "sam.lee@example.com")
-		if err != nil {
-			return "", err
-		}
-		if answer.Type != aggregation.PayeePayeeOrMfaChallenge || answer.Payee.Name != "Sam Lee" {
-			return "", fmt.Errorf("no Payee read: %+v", answer)
-		}
-		return "Payee " + string(answer.Payee.Name), nil
-	})
+func (c client) MissingAccount(accountID string) (int, string, error) {
+	answer, err := c.GetAccount(ctx, aggregation.GetAccountParams{AccountID: accountID})
+	if err != nil {
+		return 0, "", err
+	}
+	notFound, ok := answer.(*aggregation.NotFoundHeaders)
+	if !ok {
+		return 0, "", fmt.Errorf("answer %T %+v", answer, answer)
+	}
+	return 404, notFound.Response.Error.Code, nil
+}
 
-	step("error", func() (string, error) {
-		answer, err := client.GetAccount(ctx, aggregation.GetAccountParams{AccountID: "acc_does_not_exist"})
-		if err != nil {
-			return "", err
-		}
-		notFound, ok := answer.(*aggregation.NotFoundHeaders)
-		if !ok || notFound.Response.Error.Code == "" {
-			return "", fmt.Errorf("answer %T %+v", answer, answer)
-		}
-		return "404 " + notFound.Response.Error.Code, nil
-	})
-
-	if failed {
+func main() {
+	baseURL, accessToken := scenario.Sandbox()
+	generated, err := aggregation.NewClient(baseURL, token(accessToken))
+	if err != nil {
+		fmt.Println("client:", err)
 		os.Exit(1)
 	}
+	scenario.Run(client{generated})
 }
