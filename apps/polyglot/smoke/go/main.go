@@ -13,7 +13,9 @@ import (
 
 const version = "2020-10-12"
 
-type client struct{ *aggregation.ClientWithResponses }
+type client struct {
+	*aggregation.ClientWithResponses
+}
 
 var ctx = context.Background()
 
