@@ -18,7 +18,8 @@ export async function ensureVenv(python: string): Promise<string> {
   if (!existsSync(venvPython)) await run(python, ['-m', 'venv', venvDir]);
   const hash = hashFiles([requirementsFile]);
   if (!isUpToDate(venvDir, hash)) {
-    await run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', requirementsFile]);
+    // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
+    await run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--only-binary=:all:', '-r', requirementsFile]);
     markUpToDate(venvDir, hash);
   }
   return venvPython;

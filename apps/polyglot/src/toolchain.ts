@@ -73,7 +73,7 @@ export const installHints = {
   curl: 'install curl (Debian: apt-get install -y curl)',
   java: 'install a JDK 11 or newer (Debian: apt-get install -y default-jdk-headless)',
   maven: 'install Maven (Debian: apt-get install -y maven)',
-  cargo: 'install Rust with cargo (rustup), and Debian: apt-get install -y libssl-dev pkg-config',
+  cargo: 'install Rust with cargo (rustup)',
   ruby: 'install Ruby with Typhoeus (Debian: apt-get install -y ruby ruby-typhoeus)',
   php: 'install PHP with Guzzle (Debian: apt-get install -y php-cli php-curl php-mbstring php-guzzlehttp-guzzle php-guzzlehttp-psr7)',
 } as const;
