@@ -2,7 +2,9 @@ package aggregation
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"time"
 )
 
 // WithToken authenticates every request with an access token the way the service expects it: HTTP Basic with the
@@ -24,7 +26,32 @@ func WithVersion(version string) ClientOption {
 	})
 }
 
-// NewAuthenticatedClient is NewClientWithResponses with WithToken: the typed client of every operation.
+// WithMaxRetries sets how many times a call is retried (default 2; 0 sends once). A call's own is
+// ContextWithMaxRetries'.
+func WithMaxRetries(maxRetries int) ClientOption {
+	return withRetryTransport(func(transport *RetryTransport) { transport.MaxRetries = maxRetries })
+}
+
+// WithTimeout bounds each attempt's wait for the response's status and headers (default 60 s).
+func WithTimeout(timeout time.Duration) ClientOption {
+	return withRetryTransport(func(transport *RetryTransport) { transport.Timeout = timeout })
+}
+
+func withRetryTransport(set func(*RetryTransport)) ClientOption {
+	return func(c *Client) error {
+		if httpClient, ok := c.Client.(*http.Client); ok {
+			if transport, ok := httpClient.Transport.(*RetryTransport); ok {
+				set(transport)
+				return nil
+			}
+		}
+		return errors.New("aggregation: retries and timeouts are set on the client of NewAuthenticatedClient; with WithHTTPClient, give it a RetryTransport")
+	}
+}
+
+// NewAuthenticatedClient is NewClientWithResponses with WithToken, sending through a RetryTransport (retries that
+// honour Retry-After, an Idempotency-Key on each payment, a timeout per attempt): the typed client of every operation.
 func NewAuthenticatedClient(server, token string, opts ...ClientOption) (*ClientWithResponses, error) {
-	return NewClientWithResponses(server, append([]ClientOption{WithToken(token)}, opts...)...)
+	defaults := []ClientOption{WithToken(token), WithHTTPClient(&http.Client{Transport: NewRetryTransport(nil)})}
+	return NewClientWithResponses(server, append(defaults, opts...)...)
 }

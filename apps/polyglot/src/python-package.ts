@@ -5,6 +5,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { idempotentPosts } from './idempotency.ts';
 import { bundlePath, clientsDir, packageDir, pythonClientDir, repoRoot } from './paths.ts';
 import { venvEnv, venvPython } from './python.ts';
 import { run } from './run.ts';
@@ -22,12 +23,15 @@ function releaseModule(): string {
   const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { info: { version: string }; servers?: { url: string }[] };
   const baseUrl = bundle.servers?.[0]?.url ?? 'http://localhost:3000';
   return [
-    '"""Written when the package is assembled: the package version (the TypeScript client\'s), and the API version and',
-    'base URL of the description it was generated from."""',
+    '"""Written when the package is assembled: the package version (the TypeScript client\'s), and the API version,',
+    'base URL and POSTs that take an Idempotency-Key of the description it was generated from."""',
     '',
     `__version__ = ${JSON.stringify(version)}`,
     `CURRENT_VERSION = ${JSON.stringify(bundle.info.version)}`,
     `DEFAULT_BASE_URL = ${JSON.stringify(baseUrl)}`,
+    `IDEMPOTENT_POSTS = (${idempotentPosts()
+      .map((path) => `${JSON.stringify(path)}, `)
+      .join('')})`,
     '',
   ].join('\n');
 }

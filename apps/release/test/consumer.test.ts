@@ -124,6 +124,34 @@ describe('the packed npm packages, installed outside the repository', () => {
     });
   }
 
+  it('errors.mjs: a 404 throws NotFoundError; a first 429 throws RateLimitError with maxRetries: 0, and the default retries get through', async () => {
+    const enroll = async (username: string) => {
+      const response = await fetch(`${baseUrl}/sandbox/enrollments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: 'password' }),
+      });
+      return ((await response.json()) as { access_token: string }).access_token;
+    };
+    const tokens = { healthy: token, limitedOnce: await enroll('rate_limited.1'), limitedRetried: await enroll('rate_limited.1') };
+    for (const node of nodes) {
+      const { stdout } = await run(node.path, ['errors.mjs'], { cwd: project, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify({ baseUrl, tokens }) }) });
+      const failure = { apiError: true, notFound: false, rateLimit: false };
+      assert.deepEqual(
+        JSON.parse(stdout),
+        {
+          notFound: { ...failure, name: 'NotFoundError', status: 404, notFound: true },
+          noRetry: { ...failure, name: 'RateLimitError', status: 429, rateLimit: true },
+          retried: { resolved: expectedAccountTypes.length },
+        },
+        node.label,
+      );
+      // The next run meets users whose 429 is spent: fresh ones.
+      tokens.limitedOnce = await enroll('rate_limited.1');
+      tokens.limitedRetried = await enroll('rate_limited.1');
+    }
+  });
+
   it.skipIf(skipMachineNode)("the sandbox server on the machine's Node.js older than 24 says what it needs", async (t) => {
     const path = nodes[1]!.path;
     const { stdout: version } = await run(path, ['--version'], { env: cleanEnv() });

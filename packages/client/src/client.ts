@@ -6,6 +6,8 @@ import { authorizedRequest, checkToken } from './auth.ts';
 import { type EnrollmentStatus, readEnrollmentStatus } from './enrollment-status.ts';
 import { ConfigurationError } from './errors.ts';
 import type { FetchLike } from './fetch-like.ts';
+import { ensureIdempotencyKey } from './idempotency.ts';
+import { type LogDetails, type Logger, type LogLevel, loggedSend, resolveLogLevel } from './logging.ts';
 import { createRequest } from './request.ts';
 import { type AccountsResource, accountsResource, KnownAccountLinks } from './resources/accounts.ts';
 import { type EntrypointResource, entrypointResource } from './resources/entrypoint.ts';
@@ -13,7 +15,7 @@ import { type InstitutionsResource, institutionsResource } from './resources/ins
 import { type PayeesResource, payeesResource } from './resources/payees.ts';
 import { type PaymentsResource, paymentsResource } from './resources/payments.ts';
 import { type TransactionsResource, transactionsResource } from './resources/transactions.ts';
-import { createRetryingSend, type RetryOptions } from './retry.ts';
+import { type CallSettings, createRetryingSend, type RetryOptions } from './retry.ts';
 import { signalTransport, type Transport } from './transport.ts';
 import { type CurrentVersion, type Paths, type Version, versions } from './versions.ts';
 
@@ -37,13 +39,22 @@ export type ClientOptions<V extends Version = CurrentVersion> = {
   fetch?: FetchLike;
   /** Set when `fetch` presents a TLS client certificate, which live tokens require. */
   mutualTls?: boolean;
-  /** Retry policy of idempotent requests; `false` turns retries off. */
-  retry?: RetryOptions | false;
   /**
-   * Per attempt, until the response's status and headers arrive (not its body); 0 disables. Default 60 s. A custom
-   * `fetch` is given each attempt's signal; Node's own fetch, from the Node entry, undici's headers timeout.
+   * Per attempt, in ms, until the response's status and headers arrive (not its body); 0 disables. Default 60 s. A
+   * custom `fetch` is given each attempt's signal; Node's own fetch, from the Node entry, undici's headers timeout.
+   * A call's `timeout` overrides it.
    */
+  timeout?: number;
+  /** @deprecated The same as `timeout`, which wins when both are given. */
   timeoutMs?: number;
+  /** Retries of a call after its first attempt (reads, deletes, POSTs with an Idempotency-Key). Default 2; a call's `maxRetries` overrides it. */
+  maxRetries?: number;
+  /** How retries wait and on what (backoff, `Retry-After` cap, statuses, `onRetry`); `false` turns retries off. */
+  retry?: RetryOptions | false;
+  /** Where log lines go, each with its details (method, path, status, ...) as a second argument. Default: the console. */
+  logger?: Logger;
+  /** `off`, `error`, `warn`, `info` or `debug`. Default: the `AGGREGATION_LOG` environment variable where the runtime has one, else `off`. */
+  logLevel?: LogLevel;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
   /** Called with the `Service-Enrollment-Status` of every response that carries it. */
@@ -53,7 +64,7 @@ export type ClientOptions<V extends Version = CurrentVersion> = {
 export type AggregationClient<V extends Version = CurrentVersion> = {
   /** The version sent as `Service-Version`, if one was chosen. */
   readonly version: V | undefined;
-  /** The openapi-fetch client, with the same authentication, version header, retries and timeout. */
+  /** The openapi-fetch client, with the same authentication, version header, idempotency keys, retries, timeout and log. */
   readonly raw: Client<Paths<V>>;
   /** The last `Service-Enrollment-Status` seen on any response of this client. */
   readonly enrollmentStatus: EnrollmentStatus | undefined;
@@ -73,6 +84,15 @@ export function createClient<V extends Version = CurrentVersion>(options: Client
 
 const globalFetch: FetchLike = (request, init) => globalThis.fetch(request, init);
 
+/** The default logger: each line on the console, alone, or with its details (headers included) at `debug`. */
+function consoleLogger(withDetails: boolean): Logger {
+  const to =
+    (write: (...data: unknown[]) => void) =>
+    (message: string, details?: LogDetails): void =>
+      withDetails ? write(message, details) : write(message);
+  return { error: to(console.error), warn: to(console.warn), info: to(console.info), debug: to(console.debug) };
+}
+
 /**
  * The client, sending through `platform` when no `fetch` is given (the Node entry's transport for Node's own fetch);
  * a given `fetch`, and the global one without a platform transport, are called with each attempt's signal.
@@ -84,8 +104,13 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
   }
 
   const transport = options.fetch || !platform ? signalTransport(options.fetch ?? globalFetch) : platform;
-  const { Request: BaseRequest, send: sendAttempt } = transport(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const retryingFetch = createRetryingSend(sendAttempt, options.retry === false ? { maxRetries: 0 } : options.retry);
+  const retrying = createRetryingSend(transport.send, {
+    ...(options.retry === false ? { maxRetries: 0 } : options.retry),
+    ...(options.retry !== false && options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    timeoutMs: options.timeout ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  });
+  const logLevel = resolveLogLevel(options.logLevel, options.logger ?? consoleLogger(false));
+  const logged = loggedSend(retrying, options.logger ?? consoleLogger(logLevel === 'debug'), logLevel);
   let lastEnrollmentStatus: EnrollmentStatus | undefined;
   // Read as the fetch returns each response (after any retries): a middleware would cost a middleware pass per call.
   const noteEnrollmentStatus = (response: Response) => {
@@ -96,18 +121,23 @@ export function createClientWith<V extends Version = CurrentVersion>(options: Cl
     }
     return response;
   };
+  /** One call: its key when it takes one, its attempts, its log lines. */
+  const send = (request: Request, call?: CallSettings) => {
+    if (request.method === 'POST') ensureIdempotencyKey(request);
+    return (logged ?? retrying)(request, call).then(noteEnrollmentStatus);
+  };
   const headers: Record<string, string> = { ...options.headers };
   if (options.version) headers['Service-Version'] = options.version;
 
   const raw = createFetchClient<Paths<V>>({
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
-    fetch: (request: Request) => retryingFetch(request).then(noteEnrollmentStatus),
+    fetch: (request: Request) => send(request),
     headers,
     // Each Request is built with the token's Authorization, of the transport's class (which may keep the caller's
     // signal apart, to time attempts out without copying the Request).
-    Request: authorizedRequest(options.token, BaseRequest),
+    Request: authorizedRequest(options.token, transport.Request),
   });
-  const request = createRequest(raw);
+  const request = createRequest(raw, (call) => (request) => send(request, call));
   const known = new KnownAccountLinks();
   const accounts = accountsResource<V>(request, known);
 

@@ -74,7 +74,7 @@ export class ApiError extends AggregationError {
     this.retryAfter = parseRetryAfterSeconds(this.headers.get('Retry-After'));
   }
 
-  /** Builds the error from a non-2xx response and its already-read body. */
+  /** Builds the error from a non-2xx response and its already-read body, as the class of its status. */
   static fromResponse(response: Response, body: unknown, operation?: string): ApiError {
     const error = (body as ErrorBody | undefined)?.error;
     const code = typeof error?.code === 'string' && error.code ? error.code : `http_${response.status}`;
@@ -82,7 +82,8 @@ export class ApiError extends AggregationError {
       typeof error?.message === 'string' && error.message
         ? error.message
         : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-    return new ApiError({
+    const StatusError = apiErrorClassFor(response.status);
+    return new StatusError({
       status: response.status,
       code,
       message,
@@ -108,6 +109,51 @@ export class ApiError extends AggregationError {
   }
 }
 
+type ApiErrorInit = ConstructorParameters<typeof ApiError>[0];
+
+// One class per status, so that a caller writes `error instanceof NotFoundError`; every one is an ApiError.
+
+/** 400 `bad_request`: the request is malformed (an unknown version, a live token without its certificate). */
+export class BadRequestError extends ApiError {}
+/** 401: no access token, or one the service does not accept. */
+export class AuthenticationError extends ApiError {}
+/** 403 `forbidden`: the token is unknown or was revoked. */
+export class PermissionDeniedError extends ApiError {}
+/** 404: no such resource for this token (and `enrollment.disconnected`, verification pending or expired). */
+export class NotFoundError extends ApiError {}
+/** 410 `account.closed[.<reason>]`. */
+export class GoneError extends ApiError {}
+/** 422: invalid fields (`params`), an `Idempotency-Key` reused with another body, payments not supported. */
+export class UnprocessableEntityError extends ApiError {}
+/** 429 `rate_limited`; `retryAfter` says how many seconds to wait. */
+export class RateLimitError extends ApiError {}
+/** 502 `bad_gateway`: the institution failed. */
+export class BadGatewayError extends ApiError {}
+/** 503 `service_unavailable`. */
+export class ServiceUnavailableError extends ApiError {}
+/** 504 `gateway_timeout`: the institution did not answer in time. */
+export class GatewayTimeoutError extends ApiError {}
+/** Any other 5xx (500 `internal_error`, ...). */
+export class InternalServerError extends ApiError {}
+
+const apiErrorClasses: Record<number, new (init: ApiErrorInit) => ApiError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  410: GoneError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+  502: BadGatewayError,
+  503: ServiceUnavailableError,
+  504: GatewayTimeoutError,
+};
+
+/** The class an error answer of `status` is thrown as: one per status above, InternalServerError for other 5xx, else ApiError. */
+export function apiErrorClassFor(status: number): new (init: ApiErrorInit) => ApiError {
+  return apiErrorClasses[status] ?? (status >= 500 && status <= 599 ? InternalServerError : ApiError);
+}
+
 /**
  * The request never got an HTTP response, after any retries; `reason` says why (`connection_refused`, `dns`,
  * `timeout`, `connection_reset`, `tls`, or `network` when the runtime does not say).
@@ -117,6 +163,13 @@ export class ConnectionError extends AggregationError {
   constructor(message: string, options: ErrorOptions & { reason?: ConnectionFailure } = {}) {
     super(message, options);
     this.reason = options.reason ?? connectionFailureOf(options.cause);
+  }
+}
+
+/** No response came within the timeout (the client's, or the platform's connect timeout); `reason` is `timeout`. */
+export class ConnectionTimeoutError extends ConnectionError {
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(message, { ...options, reason: 'timeout' });
   }
 }
 

@@ -19,11 +19,19 @@ export {
 export {
   AggregationError,
   ApiError,
+  AuthenticationError,
+  apiErrorClassFor,
+  BadGatewayError,
+  BadRequestError,
   ConfigurationError,
   ConnectionError,
+  ConnectionTimeoutError,
   disconnectReason,
   type ErrorCode,
   ErrorCodes,
+  GatewayTimeoutError,
+  GoneError,
+  InternalServerError,
   isAccountClosed,
   isApiError,
   isEnrollmentDisconnected,
@@ -31,10 +39,17 @@ export {
   isValidationError,
   isVerificationExpired,
   isVerificationPending,
+  NotFoundError,
   PaymentsNotSupportedError,
+  PermissionDeniedError,
+  RateLimitError,
   REQUEST_ID_HEADER,
+  ServiceUnavailableError,
+  UnprocessableEntityError,
 } from './errors.ts';
 export type { FetchLike } from './fetch-like.ts';
+export { type IdempotencyKeyedPost, idempotencyKeyedPosts } from './idempotency.ts';
+export { LOG_LEVEL_ENV, type LogDetails, type Logger, type LogLevel } from './logging.ts';
 export {
   type AccountWithLinks,
   assertSupportsPayments,

@@ -16,11 +16,15 @@ type Dispatch = Pick<Dispatcher, 'dispatch'>;
  * undici's own connect timeout), checked by undici's coarse timers: it may fire up to about a second late.
  */
 export function dispatcherTransport(dispatcher: () => Dispatch): Transport {
-  return (timeoutMs) => {
-    const timed = hasTimeout(timeoutMs) ? withHeadersTimeout(dispatcher, timeoutMs) : undefined;
-    // The controller and signal of an AbortableRequest are made only when read, which this transport never does.
-    return { Request: AbortableRequest, send: (request, caller) => send(request, caller, timed ?? dispatcher(), timeoutMs) };
+  // The dispatcher of the last timeout used: a client's calls nearly all share its default one.
+  let timed: { timeoutMs: number; dispatch: Dispatch } | undefined;
+  const dispatcherFor = (timeoutMs: number): Dispatch => {
+    if (!hasTimeout(timeoutMs)) return dispatcher();
+    if (timed?.timeoutMs !== timeoutMs) timed = { timeoutMs, dispatch: withHeadersTimeout(dispatcher, timeoutMs) };
+    return timed.dispatch;
   };
+  // The controller and signal of an AbortableRequest are made only when read, which this transport never does.
+  return { Request: AbortableRequest, send: (request, caller, timeoutMs) => send(request, caller, dispatcherFor(timeoutMs), timeoutMs) };
 }
 
 /**

@@ -1,9 +1,10 @@
 // Payee and payment creation can answer with an MFA challenge instead of the resource. The results are
 // discriminated by `kind`, so code cannot read a payment out of a challenge without checking first.
 import { PaymentsNotSupportedError } from './errors.ts';
-import type { CurrentVersion, MfaChallenge, Payee, Payment, Version } from './versions.ts';
 
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey } from './idempotency.ts';
+
+import type { CurrentVersion, MfaChallenge, Payee, Payment, Version } from './versions.ts';
 
 /** The user must complete MFA in the enrollment widget: pass `connectToken` as its `connectToken` option. */
 export type MfaRequired<V extends Version = CurrentVersion> = {
@@ -39,11 +40,6 @@ export function isMfaChallenge(body: unknown): body is { connect_token: string }
     !('id' in body) &&
     !('address' in body)
   );
-}
-
-/** A fresh key per payment request; the service keeps it for 72 hours. */
-export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
 }
 
 /** Anything with the account's `id` and `links`, e.g. an Account of either version. */

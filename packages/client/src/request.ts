@@ -5,10 +5,30 @@
 import type { Client } from 'openapi-fetch';
 import type { PathsWithMethod } from 'openapi-typescript-helpers';
 import { ApiError } from './errors.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyedPosts } from './idempotency.ts';
 import { attachResponse, describeResponse, type ResponseInfo } from './response-info.ts';
+import type { CallSettings } from './retry.ts';
 import type { Paths, Version } from './versions.ts';
 
-export type CallOptions = { signal?: AbortSignal; headers?: Record<string, string> };
+/** What one call of a named method may set over its client's options. */
+export type CallOptions = {
+  /** Aborts the call; unlike a timeout, the abort is final and not retried. */
+  signal?: AbortSignal;
+  /** Extra headers of this call. */
+  headers?: Record<string, string>;
+  /** Per attempt, in ms, over the client's `timeout`; 0 disables. */
+  timeout?: number;
+  /** Retries after the first attempt, over the client's `maxRetries`; 0 sends once. */
+  maxRetries?: number;
+  /**
+   * The `Idempotency-Key` of a POST that takes one (payments), instead of a fresh one: pass an earlier call's key to
+   * repeat that same request. Other operations take no key and send none.
+   */
+  idempotencyKey?: string;
+};
+
+/** Sends one call with settings of its own (timeout, retries), as openapi-fetch's per-request `fetch`. */
+export type SendWith = (call: CallSettings) => (request: Request) => Promise<Response>;
 
 /** The methods the named operations use. */
 export type Method = 'GET' | 'POST' | 'DELETE' | 'OPTIONS';
@@ -55,13 +75,13 @@ export type ApiRequest = {
 };
 
 /** The typed requests on `raw`, the client's openapi-fetch client (with its authentication, retries and middleware). */
-export function createRequest<V extends Version>(raw: Client<Paths<V>>): ApiRequest {
+export function createRequest<V extends Version>(raw: Client<Paths<V>>, sendWith: SendWith): ApiRequest {
   // openapi-fetch types a path and its init by the paths of `V`, which TypeScript cannot resolve for a version the
   // caller picks; OperationPath and OperationInit have already checked them against every version's.
   const client = raw as unknown as { request(method: Method, path: string, init: unknown): Promise<Sent> };
 
   async function send<T, M extends Method, P extends OperationPath<M>>(method: M, path: P, init: OperationInit<P>, call?: CallOptions) {
-    const options = call ? { ...init, ...(call.signal ? { signal: call.signal } : {}), headers: { ...call.headers, ...init.headers } } : init;
+    const options = call ? callInit(method, path, init, call, sendWith) : init;
     const { data, error, response } = await client.request(method, path, options);
     if (!response.ok) throw ApiError.fromResponse(response, error, `${method} ${path}`);
     return { data: data as T, response };
@@ -78,6 +98,18 @@ export function createRequest<V extends Version>(raw: Client<Paths<V>>): ApiRequ
       return describeResponse(response);
     },
   };
+}
+
+/** openapi-fetch's init of a call given options: its signal, headers, idempotency key, and a fetch for its own settings. */
+function callInit(method: Method, path: string, init: { headers?: Record<string, string> | undefined }, call: CallOptions, sendWith: SendWith): object {
+  const headers = { ...call.headers, ...init.headers };
+  if (call.idempotencyKey !== undefined && method === 'POST' && (idempotencyKeyedPosts as readonly string[]).includes(path)) {
+    headers[IDEMPOTENCY_KEY_HEADER] = call.idempotencyKey;
+  }
+  const options: { signal?: AbortSignal; headers: Record<string, string>; fetch?: (request: Request) => Promise<Response> } = { ...init, headers };
+  if (call.signal) options.signal = call.signal;
+  if (call.timeout !== undefined || call.maxRetries !== undefined) options.fetch = sendWith({ timeoutMs: call.timeout, maxRetries: call.maxRetries });
+  return options;
 }
 
 /** An empty id would turn `/accounts/{account_id}` into `/accounts/`, a different operation. */

@@ -1,5 +1,5 @@
 import { connectionFailureOf, failureDescriptions } from './connection-failure.ts';
-import { ConnectionError, parseRetryAfterSeconds } from './errors.ts';
+import { ConnectionError, ConnectionTimeoutError, parseRetryAfterSeconds } from './errors.ts';
 import type { FetchLike } from './fetch-like.ts';
 import { callerSignal, type SendAttempt, signalTransport } from './transport.ts';
 
@@ -67,6 +67,19 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** What one call may set over its client's defaults. */
+export type CallSettings = {
+  /** Per attempt, as the client's `timeout`; 0 disables. */
+  timeoutMs?: number | undefined;
+  /** Retries after the first attempt, as the client's `maxRetries`. */
+  maxRetries?: number | undefined;
+  /** Called before each retry of this call, after the client's `onRetry`. */
+  onRetry?: ((info: RetryInfo) => void) | undefined;
+};
+
+/** Sends a call: its attempts, each timed out, with the retries its request allows. */
+export type RetryingSend = (request: Request, call?: CallSettings) => Promise<Response>;
+
 /**
  * Wraps a fetch with retries and a per-attempt timeout. Every attempt sends the original request, or a clone of it
  * when it has a body, so the body and every header (the payment's `Idempotency-Key` included) are identical.
@@ -75,17 +88,19 @@ export function createRetryingFetch(
   fetch: FetchLike,
   options: RetryOptions & { timeoutMs?: number | undefined } = {},
 ): (request: Request) => Promise<Response> {
-  return createRetryingSend(signalTransport(fetch)(options.timeoutMs ?? 0).send, options);
+  const send = createRetryingSend(signalTransport(fetch).send, options);
+  return (request) => send(request);
 }
 
 /** The same retries around any way of sending an attempt (a transport's `send`, which also times it out). */
-export function createRetryingSend(send: SendAttempt, options: RetryOptions = {}): (request: Request) => Promise<Response> {
-  const maxRetries = options.maxRetries ?? 2;
+export function createRetryingSend(send: SendAttempt, options: RetryOptions & { timeoutMs?: number | undefined } = {}): RetryingSend {
   const statuses = options.statuses ?? defaultRetryStatuses;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const wait = options.sleep ?? sleep;
 
-  return async function retryingFetch(request: Request): Promise<Response> {
+  return async function retryingFetch(request: Request, call?: CallSettings): Promise<Response> {
+    const maxRetries = call?.maxRetries ?? options.maxRetries ?? 2;
+    const timeoutMs = call?.timeoutMs ?? options.timeoutMs ?? 0;
     const retryable = isRetryable(request);
     // Only the caller's abort is final, not a timeout's.
     const caller = callerSignal(request);
@@ -95,13 +110,13 @@ export function createRetryingSend(send: SendAttempt, options: RetryOptions = {}
       const attempt = canRetry && request.body ? request.clone() : request;
       let response: Response;
       try {
-        response = await send(attempt, caller);
+        response = await send(attempt, caller, timeoutMs);
       } catch (error) {
         // The caller's own abort is final; anything else (network failure, our timeout) is a connection error.
         if (caller?.aborted) throw error;
         if (!canRetry) throw toConnectionError(error, request);
         const delayMs = backoffDelay(retry + 1, options);
-        options.onRetry?.({ attempt: retry + 1, delayMs, request, error });
+        noteRetry({ attempt: retry + 1, delayMs, request, error }, options, call);
         await wait(delayMs, caller);
         continue;
       }
@@ -114,7 +129,7 @@ export function createRetryingSend(send: SendAttempt, options: RetryOptions = {}
         if (asked > maxRetryAfterMs) return response;
         delayMs = Math.max(asked, 0);
       }
-      options.onRetry?.({ attempt: retry + 1, delayMs, request, response });
+      noteRetry({ attempt: retry + 1, delayMs, request, response }, options, call);
       // Frees the connection of the discarded response.
       await response.body?.cancel().catch(() => {});
       await wait(delayMs, caller);
@@ -122,8 +137,14 @@ export function createRetryingSend(send: SendAttempt, options: RetryOptions = {}
   };
 }
 
+function noteRetry(info: RetryInfo, options: RetryOptions, call: CallSettings | undefined): void {
+  options.onRetry?.(info);
+  call?.onRetry?.(info);
+}
+
 function toConnectionError(error: unknown, request: Request): unknown {
   if (error instanceof ConnectionError) return error;
   const reason = connectionFailureOf(error);
-  return new ConnectionError(`Request failed, ${failureDescriptions[reason]}: ${request.method} ${request.url}`, { cause: error, reason });
+  const message = `Request failed, ${failureDescriptions[reason]}: ${request.method} ${request.url}`;
+  return reason === 'timeout' ? new ConnectionTimeoutError(message, { cause: error }) : new ConnectionError(message, { cause: error, reason });
 }

@@ -2,7 +2,7 @@
 // the client's work on a fast call, so the client builds each call's Request with no linked signal, and hands the
 // attempt's signal to the fetch as `init.signal`, where the platform's fetch takes it from (and links it once). The
 // Request still answers `signal` with the attempt's signal, for a fetch that reads it from there.
-import { ConnectionError } from './errors.ts';
+import { ConnectionTimeoutError } from './errors.ts';
 import type { FetchLike } from './fetch-like.ts';
 
 /**
@@ -44,8 +44,8 @@ export function hasTimeout(timeoutMs: number | undefined): timeoutMs is number {
 }
 
 /** The error of an attempt that had no response within its timeout, whichever way it was timed out. */
-export function timeoutError(request: Request, timeoutMs: number, cause: unknown): ConnectionError {
-  return new ConnectionError(`No response within ${timeoutMs} ms: ${request.method} ${request.url}`, { cause, reason: 'timeout' });
+export function timeoutError(request: Request, timeoutMs: number, cause: unknown): ConnectionTimeoutError {
+  return new ConnectionTimeoutError(`No response within ${timeoutMs} ms: ${request.method} ${request.url}`, { cause });
 }
 
 /**

@@ -5,20 +5,26 @@ import type { FetchLike } from './fetch-like.ts';
 import { AbortableRequest, fetchWithTimeout, hasTimeout } from './timeout.ts';
 
 /**
- * Sends one attempt. `caller` is the signal the call was given, whose abort is final; an attempt that had no response
- * within the timeout fails with the ConnectionError of `timeoutError`.
+ * Sends one attempt, given up when no response came within `timeoutMs` (never when 0). `caller` is the signal the call
+ * was given, whose abort is final; an attempt that timed out fails with the ConnectionTimeoutError of `timeoutError`.
  */
-export type SendAttempt = (request: Request, caller: AbortSignal | undefined) => Promise<Response>;
+export type SendAttempt = (request: Request, caller: AbortSignal | undefined, timeoutMs: number) => Promise<Response>;
 
-/** The Request class a client builds its calls with, and how it sends them, each attempt given up after `timeoutMs` (never when 0). */
-export type Transport = (timeoutMs: number) => { Request: typeof Request; send: SendAttempt };
+/** The Request class a client builds its calls with, and how it sends them. */
+export type Transport = { Request: typeof Request; send: SendAttempt };
 
-/** Calls `fetch(request, { signal })` with each attempt's signal, aborted by the timeout or by the caller's signal. */
+/**
+ * Calls `fetch(request, { signal })` with each attempt's signal, aborted by the timeout or by the caller's signal;
+ * without a timeout, with the caller's signal alone.
+ */
 export function signalTransport(fetch: FetchLike): Transport {
-  return (timeoutMs) =>
-    hasTimeout(timeoutMs)
-      ? { Request: AbortableRequest, send: (request, caller) => fetchWithTimeout(fetch, request, timeoutMs, caller) }
-      : { Request, send: async (request) => fetch(request) };
+  return {
+    Request: AbortableRequest,
+    send: (request, caller, timeoutMs) => {
+      if (hasTimeout(timeoutMs)) return fetchWithTimeout(fetch, request, timeoutMs, caller);
+      return Promise.resolve(caller ? fetch(request, { signal: caller }) : fetch(request));
+    },
+  };
 }
 
 /** The signal a call was given: an AbortableRequest keeps it apart, any other Request follows it. */

@@ -1,18 +1,31 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import {
+  AggregationError,
   ApiError,
+  AuthenticationError,
+  apiErrorClassFor,
+  BadGatewayError,
+  BadRequestError,
   ConfigurationError,
   createClient,
   disconnectReason,
   type EnrollmentStatus,
+  GatewayTimeoutError,
+  GoneError,
   getResponseInfo,
+  InternalServerError,
   isAccountClosed,
   isEnrollmentDisconnected,
   isValidationError,
   isVerificationExpired,
   isVerificationPending,
+  NotFoundError,
   PaymentsNotSupportedError,
+  PermissionDeniedError,
+  RateLimitError,
+  ServiceUnavailableError,
+  UnprocessableEntityError,
 } from '../src/index.ts';
 import { apiError, fakeFetch, json } from './helpers/fake-fetch.ts';
 
@@ -218,6 +231,62 @@ describe('errors', () => {
       });
     });
   }
+
+  const byStatus: [number, typeof ApiError, string][] = [
+    [400, BadRequestError, 'BadRequestError'],
+    [401, AuthenticationError, 'AuthenticationError'],
+    [403, PermissionDeniedError, 'PermissionDeniedError'],
+    [404, NotFoundError, 'NotFoundError'],
+    [410, GoneError, 'GoneError'],
+    [422, UnprocessableEntityError, 'UnprocessableEntityError'],
+    [429, RateLimitError, 'RateLimitError'],
+    [502, BadGatewayError, 'BadGatewayError'],
+    [503, ServiceUnavailableError, 'ServiceUnavailableError'],
+    [504, GatewayTimeoutError, 'GatewayTimeoutError'],
+    [500, InternalServerError, 'InternalServerError'],
+    [501, InternalServerError, 'InternalServerError'],
+    [599, InternalServerError, 'InternalServerError'],
+  ];
+  it('each status is thrown as its own class, every one an ApiError with the code and request id', async () => {
+    for (const [status, StatusClass, name] of byStatus) {
+      const { fetch } = fakeFetch(() => apiError(status, `code_${status}`, 'message text', { 'Request-Id': `req_${status}` }));
+      const client = createClient({ token, baseUrl, fetch, retry: false });
+      const error = await client.accounts.list().then(
+        () => assert.fail('no error'),
+        (thrown: unknown) => thrown,
+      );
+      assert.ok(error instanceof StatusClass, `${status} is a ${name}`);
+      assert.ok(error instanceof ApiError && error instanceof AggregationError);
+      assert.equal(error.name, name);
+      assert.equal(error.status, status);
+      assert.equal(error.code, `code_${status}`);
+      assert.equal(error.requestId, `req_${status}`);
+      assert.equal(apiErrorClassFor(status), StatusClass);
+      for (const [other, OtherClass] of byStatus) {
+        if (OtherClass !== StatusClass) assert.ok(!(error instanceof OtherClass), `${status} is not a ${other}`);
+      }
+    }
+  });
+
+  it('a status without a class of its own is a plain ApiError', async () => {
+    for (const status of [405, 409, 413, 418]) {
+      const { fetch } = fakeFetch(() => apiError(status, 'other'));
+      await assert.rejects(createClient({ token, baseUrl, fetch }).accounts.list(), (error: ApiError) => {
+        assert.equal(Object.getPrototypeOf(error), ApiError.prototype);
+        assert.equal(error.status, status);
+        return true;
+      });
+    }
+  });
+
+  it('the guards of the codes still work on the status classes', async () => {
+    const { fetch } = fakeFetch(() => apiError(410, 'account.closed.user_request'));
+    await assert.rejects(createClient({ token, baseUrl, fetch }).accounts.get('acc_chk'), (error: unknown) => {
+      assert.ok(error instanceof GoneError && isAccountClosed(error));
+      assert.equal(error.reason, 'user_request');
+      return true;
+    });
+  });
 
   it('the closed reason is the tokens after account.closed', async () => {
     const { fetch } = fakeFetch(() => apiError(410, 'account.closed.moved.insufficient_access'));

@@ -55,6 +55,35 @@ describe('examples run as printed', () => {
     assert.match(await runExample('handle-errors.ts'), /\d/);
   });
 
+  it('rate-limits.ts meets a 429 sent once, then is served after the retry; a 404 is a NotFoundError', async () => {
+    const response = await fetch(`${server.url}/sandbox/enrollments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'rate_limited.2', password: 'password' }),
+    });
+    const { access_token: token } = (await response.json()) as { access_token: string };
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(examples, 'rate-limits.ts')], {
+      env: { ...process.env, AGGREGATION_TOKEN: token, AGGREGATION_BASE_URL: server.url, AGGREGATION_LOG: '' },
+      timeout: 30_000,
+    });
+    const lines = stdout.trim().split('\n');
+    assert.deepEqual(
+      lines.filter((line) => !line.startsWith('GET ')),
+      ['429 rate_limited: retry in 1 s', '3 accounts', `404 not_found (request id ${/request id (req_\w+)\)$/.exec(lines.at(-1)!)?.[1]})`],
+    );
+    // The log, on the console at the level the example chose: each call (info), the retry of the second (warn, on
+    // stderr), without the token.
+    const logged = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('GET '))
+        .map((line) => line.replace(/ in \d+ ms/, '').replace(/ \(request id req_\w+\)/, ''));
+    assert.deepEqual(logged(stdout), ['GET /accounts 429', 'GET /accounts 200 after 1 retry', 'GET /accounts/acc_missing 404']);
+    assert.deepEqual(logged(stderr), ['GET /accounts 429; retrying in 1000 ms (retry 1)']);
+    assert.ok(!stdout.includes(token) && !stderr.includes(token));
+  });
+
   it('webhook-hono.ts listens and acknowledges a signed event', async () => {
     const child = spawn(process.execPath, [join(examples, 'webhook-hono.ts')], {
       env: { ...env, PORT: '0', WEBHOOK_SECRETS: 'whsec_example' },

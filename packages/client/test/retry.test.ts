@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { ApiError, backoffDelay, ConnectionError, createClient, type RetryInfo } from '../src/index.ts';
+import {
+  ApiError,
+  backoffDelay,
+  ConnectionError,
+  ConnectionTimeoutError,
+  createClient,
+  createRetryingFetch,
+  idempotencyKeyedPosts,
+  RateLimitError,
+  type RetryInfo,
+  ServiceUnavailableError,
+} from '../src/index.ts';
 import { apiError, fakeFetch, json, recordingSleep } from './helpers/fake-fetch.ts';
 
 const token = 'test_token_abc';
@@ -226,18 +237,86 @@ describe('retries of payments', () => {
     assert.notEqual(keys[0], keys[1]);
   });
 
-  it('a POST without an Idempotency-Key is never retried', async () => {
+  it('payee creation, whose description declares no Idempotency-Key, is sent without one and never retried', async () => {
     const { client, calls } = setup(() => apiError(503, 'unavailable'));
-    await assert.rejects(client.payees.create('acc_1', { scheme: 'zelle', address: 'ann@example.com', name: 'Ann', type: 'person' }), ApiError);
+    const payee = { scheme: 'zelle', address: 'ann@example.com', name: 'Ann', type: 'person' } as const;
+    await assert.rejects(client.payees.create('acc_1', payee, { idempotencyKey: 'ignored' }), ServiceUnavailableError);
     assert.equal(calls.length, 1);
+    assert.equal(calls[0]?.headers.get('Idempotency-Key'), null);
+  });
 
-    const raw = setup(() => apiError(503, 'unavailable'));
+  it('a payment sent through raw gets a key of its own and is retried with it', async () => {
+    const raw = setup((_, i) => (i === 0 ? apiError(503, 'unavailable') : json(payment, 202)));
     const { response } = await raw.client.raw.POST('/accounts/{account_id}/payments', {
       params: { path: { account_id: 'acc_1' } },
       body: paymentBody,
     });
-    assert.equal(response.status, 503);
-    assert.equal(raw.calls.length, 1);
+    assert.equal(response.status, 202);
+    const keys = raw.calls.map((c) => c.headers.get('Idempotency-Key'));
+    assert.equal(keys.length, 2);
+    assert.match(keys[0] ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal(keys[1], keys[0]);
+  });
+
+  it('only the POSTs the description gives an Idempotency-Key are listed', () => {
+    assert.deepEqual(idempotencyKeyedPosts, ['/accounts/{account_id}/payments']);
+  });
+});
+
+describe('per-call and client-level retries and timeout', () => {
+  it('maxRetries: 0 on a call throws the first 429 as a RateLimitError; the default retries get through', async () => {
+    const { client, calls } = setup((_, i) => (i < 2 ? apiError(429, 'rate_limited', 'slow down', { 'Retry-After': '1' }) : json([account])));
+    await assert.rejects(client.accounts.list({ maxRetries: 0 }), (error: RateLimitError) => {
+      assert.ok(error instanceof RateLimitError && error instanceof ApiError);
+      assert.equal(error.retryAfter, 1);
+      return true;
+    });
+    assert.equal(calls.length, 1);
+    assert.equal((await client.accounts.list()).length, 1);
+    assert.equal(calls.length, 3);
+  });
+
+  it("a call's maxRetries overrides the client's, both ways", async () => {
+    const fake = fakeFetch(() => apiError(503, 'unavailable'));
+    const client = createClient({ token, baseUrl, fetch: fake.fetch, maxRetries: 0, retry: { sleep: async () => {} } });
+    await assert.rejects(client.accounts.list(), ServiceUnavailableError);
+    assert.equal(fake.calls.length, 1);
+    await assert.rejects(client.accounts.list({ maxRetries: 3 }), ServiceUnavailableError);
+    assert.equal(fake.calls.length, 5);
+  });
+
+  it("a call's timeout overrides the client's, and a timeout is a ConnectionTimeoutError", async () => {
+    let attempts = 0;
+    const fetch = (request: Request) => {
+      attempts++;
+      return hang(request);
+    };
+    const client = createClient({ token, baseUrl, fetch, timeout: 60_000, maxRetries: 0 });
+    await assert.rejects(client.accounts.list({ timeout: 20 }), (error: Error) => {
+      assert.ok(error instanceof ConnectionTimeoutError && error instanceof ConnectionError);
+      assert.equal((error as ConnectionTimeoutError).reason, 'timeout');
+      assert.match(error.message, /No response within 20 ms: GET https:\/\/api\.test\/accounts/);
+      return true;
+    });
+    assert.equal(attempts, 1);
+  });
+
+  it('a timeout and retries on one call: each attempt timed out, then retried', async () => {
+    let attempts = 0;
+    const fetch = (request: Request) => (++attempts < 3 ? hang(request) : Promise.resolve(json([account])));
+    const client = createClient({ token, baseUrl, fetch, retry: { sleep: async () => {} } });
+    assert.equal((await client.accounts.list({ timeout: 20, maxRetries: 2 })).length, 1);
+    assert.equal(attempts, 3);
+  });
+
+  it("a payment's idempotencyKey call option is sent, kept across retries and returned", async () => {
+    const { client, calls } = setup((_, i) => (i === 0 ? apiError(429, 'rate_limited') : json(payment, 202)));
+    const result = await client.payments.create(account, paymentBody, { idempotencyKey: 'key-789', maxRetries: 1 });
+    assert.equal(result.idempotencyKey, 'key-789');
+    assert.deepEqual(
+      calls.map((c) => c.headers.get('Idempotency-Key')),
+      ['key-789', 'key-789'],
+    );
   });
 });
 
@@ -248,5 +327,40 @@ describe('backoffDelay', () => {
       assert.equal(backoffDelay(retry, { random: () => 0 }), step / 2);
       assert.equal(backoffDelay(retry, { random: () => 0.999999 }) <= step, true);
     }
+  });
+});
+
+describe('sending without a timeout, and createRetryingFetch', () => {
+  it('timeout: 0 hands a custom fetch the caller’s signal alone, or nothing', async () => {
+    const inits: (RequestInit | undefined)[] = [];
+    const client = createClient({
+      token,
+      baseUrl,
+      timeout: 0,
+      fetch: (_request, init) => {
+        inits.push(init);
+        return json([]);
+      },
+    });
+    const controller = new AbortController();
+    await client.accounts.list({ signal: controller.signal });
+    await client.accounts.list();
+    assert.equal(inits[0]?.signal, controller.signal);
+    assert.equal(inits[1], undefined);
+  });
+
+  it("a wait between attempts ends with the caller's abort", async () => {
+    const client = createClient({ token, baseUrl, fetch: () => apiError(503, 'x', 'x', { 'Retry-After': '30' }) });
+    const controller = new AbortController();
+    const pending = client.accounts.list({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop waiting')), 20);
+    await assert.rejects(pending, /stop waiting/);
+  });
+
+  it('createRetryingFetch wraps any fetch with the same retries', async () => {
+    const fake = fakeFetch((_, i) => (i === 0 ? apiError(502, 'bad_gateway') : json([])));
+    const fetch = createRetryingFetch(fake.fetch, { sleep: async () => {}, timeoutMs: 1_000 });
+    assert.equal((await fetch(new Request(`${baseUrl}/accounts`))).status, 200);
+    assert.equal(fake.calls.length, 2);
   });
 });

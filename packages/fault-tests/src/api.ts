@@ -3,18 +3,25 @@
 // and the canary that proves the server still serves.
 import assert from 'node:assert/strict';
 import { CURRENT_VERSION } from '@aggregation/openapi/versions';
+import { Agent } from 'undici';
 import { basic, type Caller, caller, contract, type Reply } from '../../server/test/helpers/harness.ts';
 import { tally } from './tally.ts';
 
 export { basic, type Caller, type Reply };
 
 /** A caller of `url` that counts its requests; `unchecked` by default (hostile requests are outside the contract). */
-export function callerOf(url: string): Caller {
+export function callerOf(url: string, send: (request: Request) => Promise<Response> = fetch): Caller {
   const call = caller((request) => {
     tally.requests++;
-    return fetch(request);
+    return send(request);
   }, url);
   return (method, path, options = {}) => call(method, path, { unchecked: true, ...options });
+}
+
+/** fetch over HTTPS trusting `ca` (the test CA that signed the server's certificate); `close` ends its connections. */
+export function fetchTrusting(ca: Buffer): { send: (request: Request) => Promise<Response>; close(): Promise<void> } {
+  const dispatcher = new Agent({ connect: { ca } });
+  return { send: (request) => fetch(request, { dispatcher } as RequestInit), close: () => dispatcher.close() };
 }
 
 export interface Enrolled {
@@ -24,8 +31,20 @@ export interface Enrolled {
   accounts: string[];
 }
 
-export async function enroll(call: Caller, username = 'username'): Promise<Enrolled> {
-  const reply = await call('POST', '/sandbox/enrollments', { json: { username, password: 'password' }, unchecked: false });
+/** A new application: its id and key (`test_app_key_...`). */
+export async function createApplication(call: Caller): Promise<{ id: string; key: string }> {
+  const reply = await call('POST', '/sandbox/applications', { json: {}, unchecked: false });
+  assert.equal(reply.status, 201, reply.text);
+  return { id: reply.body.application.id, key: reply.body.key };
+}
+
+/** A new enrollment of the default application, or of the application whose key is given. */
+export async function enroll(call: Caller, username = 'username', applicationKey?: string): Promise<Enrolled> {
+  const reply = await call('POST', '/sandbox/enrollments', {
+    json: { username, password: 'password' },
+    ...(applicationKey ? { headers: { authorization: basic(applicationKey) } } : {}),
+    unchecked: false,
+  });
   assert.equal(reply.status, 201, reply.text);
   const accounts = reply.body.accounts as { id: string; links: { payments?: string } }[];
   return {

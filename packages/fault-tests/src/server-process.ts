@@ -7,10 +7,14 @@ export interface ServerProcess {
   url: string;
   /** Port it listens on, for raw sockets. */
   port: number;
+  /** Its process id, for what /proc tells of it. */
+  pid: number;
   /** Everything it printed (stdout and stderr lines). */
   output: string[];
   /** Lines of unexpected errors it logged (each a 500 in the making). */
   errors(): string[];
+  /** What stays in memory after a full collection (needs NODE_OPTIONS=--expose-gc in its environment). */
+  memoryAfterCollection(): Promise<NodeJS.MemoryUsage>;
   /** SIGKILL: no cleanup, no flush, as a crash or an OOM kill. Resolves once it is gone. */
   kill(): Promise<void>;
   /** SIGTERM: the server's own graceful close. */
@@ -41,8 +45,20 @@ export async function startServerProcess(location: StorageOptions, env: Record<s
   return {
     url,
     port: Number(new URL(url).port),
+    pid: child.pid!,
     output,
     errors: () => output.filter((line) => line.startsWith('unexpected error')),
+    async memoryAfterCollection() {
+      const seen = output.length;
+      child.kill('SIGUSR2');
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const line = output.slice(seen).find((text) => text.startsWith('Memory: '));
+        if (line) return JSON.parse(line.slice('Memory: '.length));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`no memory report in 30 s: ${output.slice(-5).join('\n')}`);
+    },
     kill: () => end('SIGKILL'),
     stop: () => end('SIGTERM'),
   };

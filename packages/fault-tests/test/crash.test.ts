@@ -1,5 +1,6 @@
 // kill -9 of the server under concurrent idempotent payments and event firing, then a restart on
-// the same database: every acknowledged payment (202) is stored exactly once, retrying any request
+// the same database; on PostgreSQL also kill -9 of the database's postmaster under the same load,
+// then its restart: every acknowledged payment (202) is stored exactly once, retrying any request
 // with its Idempotency-Key never makes a second payment, the balances are debited by exactly what
 // was stored, and every acknowledged event reaches a loopback receiver.
 import assert from 'node:assert/strict';
@@ -7,7 +8,7 @@ import type { StorageOptions } from '@aggregation/server';
 import { afterAll, beforeAll, test } from 'vitest';
 import { eventually, type Receiver, receiver } from '../../server/test/helpers/harness.ts';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
-import { type Caller, callerOf, type Enrolled, enroll, payee } from '../src/api.ts';
+import { type Caller, callerOf, type Enrolled, enroll, errorShapeProblems, payee, type Reply } from '../src/api.ts';
 import { type ServerProcess, startServerProcess } from '../src/server-process.ts';
 import { tally } from '../src/tally.ts';
 
@@ -17,6 +18,10 @@ const WORKERS = 6;
 const ACKS_PER_LIFE = 30;
 const LIFE_MS = 5_000;
 const AMOUNT_CENTS = 123;
+/** How long the database stays down after its crash, and the bound on the server's recovery once it is back. */
+const DATABASE_DOWN_MS = 1_500;
+const RECOVERY_MS = 15_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const kinds = await storeKinds();
 
@@ -102,6 +107,65 @@ for (const kind of kinds) {
       }
     });
 
+    /** How many errors the server had logged when its database crashed. */
+    let errorsBeforeDatabaseCrash = Number.POSITIVE_INFINITY;
+    // PostgreSQL only, and only the suite's own cluster: a server TEST_DATABASE_URL or DATABASE_URL names is not ours to kill.
+    test.skipIf(kind.name !== 'postgres' || !kind.outage)(
+      'kill -9 of the PostgreSQL postmaster under the same load, then its restart: 5xx in the error shape meanwhile, recovery by itself',
+      async () => {
+        const outage = kind.outage!;
+        let stopping = false;
+        let acks = 0;
+        const refused: Reply[] = [];
+        const worker = async (id: number) => {
+          for (let i = 0; !stopping; i++) {
+            const key = `database-crash-${id}-${i}`;
+            attemptedKeys.add(key);
+            const [paid, fired] = await Promise.all([
+              pay(key),
+              call('POST', '/sandbox/events', { token: enrolled.token, json: { type: 'webhook.test' } }),
+            ]);
+            for (const reply of [paid, fired]) {
+              if (reply.status >= 500) {
+                assert.deepEqual(errorShapeProblems(reply.body), [], `a ${reply.status} is not in the error shape: ${reply.text}`);
+                refused.push(reply);
+              } else assert.equal(reply.status, 202, reply.text);
+            }
+            if (paid.status === 202) {
+              acknowledged.set(key, paid.body.id);
+              acks++;
+            }
+            if (fired.status === 202) acknowledgedEvents.add(fired.body.id);
+            // Bounded while the answers are fast refusals.
+            if (paid.status >= 500) await sleep(20);
+          }
+        };
+        const workers = Array.from({ length: WORKERS }, (_, id) => worker(id));
+        try {
+          const deadline = Date.now() + LIFE_MS;
+          while (acks < ACKS_PER_LIFE && Date.now() < deadline) await sleep(10);
+          assert.ok(acks > 0, `no payment was acknowledged in ${LIFE_MS} ms`);
+          errorsBeforeDatabaseCrash = server.errors().length;
+          await outage.crash();
+          tally.databaseCrashes++;
+          await sleep(DATABASE_DOWN_MS);
+          await outage.restart();
+          // Recovers by itself: payments are acknowledged again within the bound.
+          const acksAtRestart = acks;
+          const recovery = Date.now() + RECOVERY_MS;
+          while (acks === acksAtRestart) {
+            assert.ok(Date.now() < recovery, `no payment acknowledged ${RECOVERY_MS} ms after the database came back`);
+            await sleep(50);
+          }
+        } finally {
+          stopping = true;
+          await Promise.all(workers);
+        }
+        assert.ok(refused.length > 0, 'no request was refused while the database was down');
+        tally.databaseCrashRefusals += refused.length;
+      },
+    );
+
     test('every acknowledged payment is stored once, and a retry with its key returns it rather than paying again', async () => {
       const stored = await call('GET', `/accounts/${enrolled.checking}/payments`, { token: enrolled.token });
       assert.equal(stored.status, 200, stored.text);
@@ -141,7 +205,14 @@ for (const kind of kinds) {
       tally.acknowledgedEvents += acknowledgedEvents.size;
       tally.deliveredEvents += [...acknowledgedEvents].filter((id) => arrived.has(id)).length;
       tally.eventsSentAgain += hook.events.length - arrived.size;
-      assert.deepEqual(server.errors(), [], 'the server logged unexpected errors');
+      // From the database's crash on, the server logs each failure to reach it (and answers 503); nothing else.
+      const expected = (line: string, at: number) =>
+        at >= errorsBeforeDatabaseCrash && line.startsWith('unexpected error: StoreUnavailable: PostgreSQL is unavailable');
+      assert.deepEqual(
+        server.errors().filter((line, at) => !expected(line, at)),
+        [],
+        'the server logged unexpected errors',
+      );
     });
   });
 }

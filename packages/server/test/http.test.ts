@@ -1,15 +1,14 @@
 // The server over real sockets: a file database, concurrency across connections, HTTPS with a
 // client CA for live tokens, rate limiting and a graceful shutdown.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createEnrollment } from '../src/domain/enrollments.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
+import { type Certificates, certificates, hasOpenssl, httpsCall, type KeyPair } from './helpers/certificates.ts';
 import { assertContract, basic, type Caller, caller, contract } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
@@ -259,80 +258,14 @@ function rawRequest(port: number, request: string): Promise<string> {
   });
 }
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A CA, a server certificate for localhost, a client certificate from the CA and one from elsewhere. */
-function certificates(dir: string) {
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  const selfSigned = (name: string, subject: string) =>
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', subject);
-  const signed = (name: string, subject: string, ca: string, ext?: string) => {
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-    ssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      `${ca}.crt`,
-      '-CAkey',
-      `${ca}.key`,
-      '-CAcreateserial',
-      '-out',
-      `${name}.crt`,
-      '-days',
-      '2',
-      ...(ext ? ['-extfile', ext] : []),
-    );
-  };
-  selfSigned('ca', '/CN=Test Client CA');
-  selfSigned('rogue-ca', '/CN=Rogue CA');
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  signed('server', '/CN=localhost', 'ca', 'server.ext');
-  signed('client', '/CN=developer', 'ca');
-  signed('rogue', '/CN=rogue', 'rogue-ca');
-  const read = (file: string) => readFileSync(join(dir, file));
-  return {
-    ca: read('ca.crt'),
-    server: { key: read('server.key'), cert: read('server.crt') },
-    client: { key: read('client.key'), cert: read('client.crt') },
-    rogue: { key: read('rogue.key'), cert: read('rogue.crt') },
-  };
-}
-
 describe.skipIf(!hasOpenssl() && 'openssl is not installed')('HTTPS with a client CA', () => {
   let dir: string;
   let running: RunningServer;
-  let certs: ReturnType<typeof certificates>;
+  let certs: Certificates;
   let liveToken: string;
   let sandboxToken: string;
 
-  const get = (path: string, token: string, client?: { key: Buffer; cert: Buffer }) =>
-    new Promise<{ status: number; headers: Headers; body: any; text: string }>((resolve, reject) => {
-      const request = httpsRequest(
-        `${running.url}${path}`,
-        { ca: certs.ca, headers: { authorization: basic(token) }, ...(client ?? {}) },
-        (response) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk) => (text += chunk));
-          response.on('end', () => {
-            const headers = new Headers();
-            for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
-            resolve({ status: response.statusCode!, headers, body: text ? JSON.parse(text) : undefined, text });
-          });
-        },
-      );
-      request.on('error', reject);
-      request.end();
-    });
+  const get = (path: string, token: string, client?: KeyPair) => httpsCall(`${running.url}${path}`, { ca: certs.ca, token, client });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'server-tls-'));

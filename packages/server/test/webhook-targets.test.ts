@@ -4,100 +4,101 @@
 // nothing is ever sent beyond loopback.
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { refusedAddress, refusedUrl } from '../src/webhooks/targets.ts';
+import { guardedFetch, guardedLookup, RefusedTarget, refusedAddress, refusedUrl } from '../src/webhooks/targets.ts';
 import { eventually, type Receiver, receiver, type TestApp, testApp } from './helpers/harness.ts';
+import { stubResolver } from './helpers/resolver.ts';
+import { resolvedAddress, targetSpellings } from './helpers/target-spellings.ts';
 
 const local = { allowPrivate: true };
 const hosted = { allowPrivate: false };
+const policies = [
+  ['local', local],
+  ['hosted', hosted],
+] as const;
 
 describe('webhook URLs', () => {
-  const alwaysRefused = [
-    'http://169.254.169.254/latest/meta-data/',
-    'http://169.254.169.254./latest/meta-data/',
-    'http://[fe80::1]/',
-    'http://[fd00:ec2::254]/',
-    'http://100.100.100.200/latest/meta-data/',
-    'http://168.63.129.16/',
-    'http://metadata.google.internal/computeMetadata/v1/',
-    'http://METADATA.GOOGLE.INTERNAL./',
-    'http://instance-data/',
-    'http://[::ffff:169.254.169.254]/',
-    'http://[::ffff:a9fe:a9fe]/',
-    'http://2852039166/', // 169.254.169.254 as one decimal number
-    'http://0xa9.0xfe.0xa9.0xfe/', // in hex
-    'http://0251.0376.0251.0376/', // in octal
-    'http://0xa9fea9fe/',
-    'http://169.254.43518/', // two-part form
-    'http://0.0.0.0/',
-    'http://[::]/',
-    'http://224.0.0.1/',
-    'http://255.255.255.255/',
-    'http://[64:ff9b::a9fe:a9fe]/', // NAT64 of 169.254.169.254
-    'http://user:pass@example.com/',
-    'ftp://example.com/',
-  ];
-  for (const url of alwaysRefused) {
-    test(`refused everywhere: ${url}`, () => {
-      assert.ok(refusedUrl(url, local), `${url} was allowed`);
-      assert.ok(refusedUrl(url, hosted));
+  for (const [name, policy] of policies) {
+    test.for(targetSpellings)(`${name}: http://$host/ ($why)`, (spelling) => {
+      const refused = refusedUrl(`http://${spelling.host}:4000/webhooks`, policy);
+      assert.equal(refused ? 'refused' : 'allowed', spelling[name], refused ?? 'allowed');
     });
   }
 
-  const privateOnes = [
-    'http://127.0.0.1:4000/webhooks',
-    'http://2130706433:4000/', // 127.0.0.1 in decimal
-    'http://0x7f.1/',
-    'http://[::1]:4000/',
-    'http://[::ffff:127.0.0.1]/',
-    'http://localhost:4000/',
-    'http://hooks.localhost/',
-    'http://10.0.0.5/',
-    'http://172.16.3.4/',
-    'http://192.168.1.10/',
-    'http://[fc00::1]/',
-    'http://100.64.0.1/',
-  ];
-  for (const url of privateOnes) {
-    test(`allowed locally, refused when hosted: ${url}`, () => {
-      assert.equal(refusedUrl(url, local), undefined);
-      assert.ok(refusedUrl(url, hosted), `${url} was allowed on a hosted sandbox`);
+  const others = [
+    ['http://169.254.169.254./latest/meta-data/', 'refused', 'refused'],
+    ['http://metadata.google.internal/computeMetadata/v1/', 'refused', 'refused'],
+    ['http://METADATA.GOOGLE.INTERNAL./', 'refused', 'refused'],
+    ['http://instance-data/', 'refused', 'refused'],
+    ['http://user:pass@example.com/', 'refused', 'refused'],
+    ['ftp://example.com/', 'refused', 'refused'],
+    ['http://localhost:4000/', 'allowed', 'refused'],
+    ['http://hooks.localhost/', 'allowed', 'refused'],
+    ['https://app.example.org/webhooks', 'allowed', 'allowed'],
+  ] as const;
+  for (const [url, onLocal, onHosted] of others) {
+    test(`${url}: ${onLocal} locally, ${onHosted} when hosted`, () => {
+      assert.equal(refusedUrl(url, local) ? 'refused' : 'allowed', onLocal);
+      assert.equal(refusedUrl(url, hosted) ? 'refused' : 'allowed', onHosted);
     });
   }
 
-  for (const url of ['https://app.example.org/webhooks', 'http://8.8.8.8/', 'http://[2001:4860:4860::8888]/']) {
-    test(`allowed everywhere: ${url}`, () => {
-      assert.equal(refusedUrl(url, local), undefined);
-      assert.equal(refusedUrl(url, hosted), undefined);
-    });
-  }
-
-  test('addresses as a resolver returns them', () => {
+  test('what the refusals say', () => {
     assert.match(refusedAddress('169.254.169.254', local)!, /linkLocal/);
     assert.match(refusedAddress('::ffff:169.254.169.254', local)!, /169\.254\.169\.254/);
+    assert.equal(refusedAddress('::169.254.169.254', local), '::a9fe:a9fe is an ipv4Compatible address');
+    assert.equal(refusedAddress('::ffff:0:a9fe:a9fe', local), '::ffff:0:a9fe:a9fe embeds 169.254.169.254, a linkLocal address');
+    assert.equal(refusedAddress('64:ff9b:1::a9fe:a9fe', local), '64:ff9b:1::a9fe:a9fe is a localUseNat64 address');
     assert.match(refusedAddress('fd00:ec2::254', local)!, /metadata/);
     assert.equal(refusedAddress('127.0.0.1', local), undefined);
     assert.match(refusedAddress('127.0.0.1', hosted)!, /loopback/);
+    assert.equal(refusedAddress('::127.0.0.1', local), '::7f00:1 is an ipv4Compatible address');
+    assert.equal(refusedAddress('::ffff:127.0.0.1', hosted), '::ffff:7f00:1 embeds 127.0.0.1, a loopback address, refused on this server');
+    assert.equal(refusedAddress('fec0::1', local), 'fec0::1 is a siteLocal address');
   });
 });
 
-/** A resolver that knows only these names, so that no test depends on (or sends to) real DNS. */
-function stubResolver(names: Record<string, string>, asked: string[]): LookupFunction {
-  return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    asked.push(hostname);
-    const address = names[hostname];
-    if (!address) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
-    const entry: LookupAddress = { address, family: address.includes(':') ? 6 : 4 };
-    if (options.all) callback(null, [entry]);
-    else callback(null, entry.address, entry.family);
-  }) as unknown as LookupFunction;
-}
+// Each spelling as a resolver answers it for a host name: what each delivery's own lookup decides.
+describe('host names resolving to each spelling, at delivery time', () => {
+  let hook: Receiver;
+  beforeAll(async () => {
+    hook = await receiver(() => []);
+  });
+  afterAll(() => hook.close());
 
-for (const [name, policy] of [
-  ['local', local],
-  ['hosted', hosted],
-] as const) {
+  for (const [name, policy] of policies) {
+    test.for(targetSpellings)(`${name}: a name resolving to $host`, async (spelling) => {
+      const address = resolvedAddress(spelling);
+      const resolve = stubResolver({ 'hooks.example.test': address });
+      const lookup = guardedLookup(policy, resolve);
+      const answer = await new Promise<{ error: Error | null; all?: LookupAddress[] }>((done) =>
+        lookup('hooks.example.test', { all: true }, (error, all) => done({ error, all: all as unknown as LookupAddress[] })),
+      );
+      if (spelling[name] === 'allowed') {
+        assert.equal(answer.error, null);
+        // The address connected to is the one checked.
+        assert.deepEqual(
+          answer.all?.map((entry) => entry.address),
+          [address],
+        );
+        return;
+      }
+      assert.ok(answer.error instanceof RefusedTarget, `${address} was allowed`);
+      assert.match(answer.error.message, /^refused: hooks\.example\.test resolves to /);
+      // The deliveries' fetch refuses it before sending anything (the receiver listens on the port asked).
+      const transport = guardedFetch(policy, resolve);
+      try {
+        const sent = transport.fetch(`http://hooks.example.test:${new URL(hook.url).port}/webhooks`, { method: 'POST', body: '{}' });
+        await assert.rejects(sent, (error: Error) => error.cause instanceof RefusedTarget);
+      } finally {
+        await transport.close();
+      }
+      assert.equal(hook.events.length + hook.rejected.length, 0);
+    });
+  }
+});
+
+for (const [name, policy] of policies) {
   describe(`webhook deliveries after resolution (${name} sandbox)`, () => {
     let t: TestApp;
     let hook: Receiver;
@@ -171,17 +172,21 @@ for (const [name, policy] of [
       },
     );
 
-    test('setting a refused URL answers 422 webhook_url.refused and changes nothing', async () => {
-      const before = (await t.call('GET', '/sandbox/webhook', { token })).body.url;
-      const refused = ['http://169.254.169.254/', 'http://[::ffff:a9fe:a9fe]/', 'http://metadata.google.internal/'];
-      if (name === 'hosted') refused.push('http://127.0.0.1:4000/', 'http://localhost:4000/', 'http://10.1.2.3/');
-      for (const url of refused) {
+    test('setting each spelling: 422 webhook_url.refused, changing nothing, when refused; 200 when allowed', async () => {
+      let current = (await t.call('GET', '/sandbox/webhook', { token })).body.url;
+      for (const spelling of targetSpellings) {
+        const url = `http://${spelling.host}:4000/webhooks`;
         const reply = await t.call('PUT', '/sandbox/webhook', { token, json: { url } });
+        if (spelling[name] === 'allowed') {
+          assert.equal(reply.status, 200, `${url}: ${reply.text}`);
+          current = reply.body.url;
+          continue;
+        }
         assert.equal(reply.status, 422, url);
         assert.equal(reply.body.error.code, 'webhook_url.refused');
         assert.ok(reply.body.error.params.url[0]);
+        assert.equal((await t.call('GET', '/sandbox/webhook', { token })).body.url, current, `${url} changed the setting`);
       }
-      assert.equal((await t.call('GET', '/sandbox/webhook', { token })).body.url, before);
     });
   });
 }

@@ -1,9 +1,15 @@
-"""Typed errors of the API. Codes are dot-separated (``account.closed.user_request``) and may grow new trailing
-tokens, so they are compared token by token: ``error.has_code("account.closed")``, never as whole strings."""
+"""Typed errors of the API: one class per status (``NotFoundError``, ``RateLimitError``, ...), each an ``ApiError``,
+and within a status the class of a code family (``AccountClosedError`` is a ``GoneError``). Codes are dot-separated
+(``account.closed.user_request``) and may grow new trailing tokens, so they are compared token by token:
+``error.has_code("account.closed")``, never as whole strings. A request that got no response raises
+``ConnectionError`` (``ConnectionTimeoutError`` when it timed out), which is also Python's own ``ConnectionError``."""
 
 from __future__ import annotations
 
+import builtins
 import json
+import time
+from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 
 from .types import Response
@@ -19,10 +25,30 @@ def code_starts_with(code: str | None, prefix: str) -> bool:
     return have[: len(want)] == want
 
 
-class ApiError(Exception):
-    """A response outside 2xx, with the contract's ``{"error": {"code", "message", "params"?}}`` read out."""
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """``Retry-After`` in seconds (delta-seconds or an HTTP date), or ``None``."""
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        date = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, date.timestamp() - (time.time() if now is None else now))
 
-    #: The code family a subclass stands for; the most specific family that matches picks the class.
+
+class AggregationError(Exception):
+    """Base class of everything this package raises about a request, so one ``except`` catches them all."""
+
+
+class ApiError(AggregationError):
+    """A response outside 2xx, with the contract's ``{"error": {"code", "message", "params"?, "request_id"}}`` read out."""
+
+    #: The code family a class stands for; the most specific family that matches picks the class within its status.
     family: str | None = None
 
     def __init__(
@@ -32,6 +58,7 @@ class ApiError(Exception):
         message: str,
         params: dict[str, list[str]] | None = None,
         headers: dict[str, str] | None = None,
+        request_id: str | None = None,
     ) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status = status
@@ -39,6 +66,16 @@ class ApiError(Exception):
         self.message = message
         self.params = params
         self.headers = headers or {}
+        #: The server's id of the request (``error.request_id``, else the ``Request-Id`` header): quote it when asking.
+        self.request_id = request_id or self._header("request-id")
+
+    def _header(self, name: str) -> str | None:
+        return next((value for key, value in self.headers.items() if key.lower() == name), None)
+
+    @property
+    def retry_after(self) -> float | None:
+        """Seconds to wait, from ``Retry-After`` (429, 503, 504), or ``None``."""
+        return parse_retry_after(self._header("retry-after"))
 
     def has_code(self, prefix: str) -> bool:
         return code_starts_with(self.code, prefix)
@@ -53,7 +90,7 @@ class ApiError(Exception):
 
     @staticmethod
     def from_response(status: int, content: bytes, headers: dict[str, str] | None = None) -> ApiError:
-        """The error of a response: the class of its code's family, else of its status, else ``ApiError``."""
+        """The error of a response: the class of its code's family within its status, else of its status, else ``ApiError``."""
         body: Any = None
         try:
             body = json.loads(content)
@@ -64,19 +101,21 @@ class ApiError(Exception):
         code = error.get("code") if isinstance(error.get("code"), str) and error.get("code") else f"http_{status}"
         message = error.get("message") if isinstance(error.get("message"), str) else f"HTTP {status}"
         params = error.get("params") if isinstance(error.get("params"), dict) else None
-        cls = _class_for(status, code)
-        return cls(status, code, message, params, dict(headers or {}))
+        request_id = error.get("request_id") if isinstance(error.get("request_id"), str) else None
+        cls = class_for(status, code)
+        return cls(status, code, message, params, dict(headers or {}), request_id)
 
 
+# One class per status.
 class BadRequestError(ApiError):
     family = "bad_request"
 
 
-class UnauthorizedError(ApiError):
+class AuthenticationError(ApiError):
     family = "unauthorized"
 
 
-class ForbiddenError(ApiError):
+class PermissionDeniedError(ApiError):
     family = "forbidden"
 
 
@@ -84,75 +123,119 @@ class NotFoundError(ApiError):
     family = "not_found"
 
 
-class EnrollmentDisconnectedError(ApiError):
-    """The user must reconnect; ``reason`` is what the institution said (``account_locked``)."""
-
-    family = "enrollment.disconnected"
+class GoneError(ApiError):
+    """410: the account is closed (``AccountClosedError``)."""
 
 
-class AccountClosedError(ApiError):
-    family = "account.closed"
+class UnprocessableEntityError(ApiError):
+    """422: invalid fields (``ValidationError``), a reused Idempotency-Key, payments not supported, ..."""
 
 
-class VerificationPendingError(ApiError):
-    family = "account_number_verification_pending"
-
-
-class VerificationExpiredError(ApiError):
-    family = "account_number_verification_expired"
-
-
-class PaymentsNotSupportedError(ApiError):
-    family = "payments.not_supported"
-
-
-class ValidationError(ApiError):
-    """422 with the messages of each field in ``params``."""
-
-    family = "unprocessable_entity"
-
-
-class IdempotencyKeyReusedError(ApiError):
-    family = "idempotency_key_reused"
-
-
-class RateLimitedError(ApiError):
+class RateLimitError(ApiError):
     family = "rate_limited"
-
-    @property
-    def retry_after(self) -> float | None:
-        """Seconds to wait, from ``Retry-After``."""
-        value = next((v for k, v in self.headers.items() if k.lower() == "retry-after"), None)
-        try:
-            return float(value) if value is not None else None
-        except ValueError:
-            return None
 
 
 class BadGatewayError(ApiError):
     family = "bad_gateway"
 
 
+class ServiceUnavailableError(ApiError):
+    family = "service_unavailable"
+
+
+class GatewayTimeoutError(ApiError):
+    family = "gateway_timeout"
+
+
+class InternalServerError(ApiError):
+    """Any other 5xx."""
+
+    family = "internal_error"
+
+
+# Code families, each within the status the description gives its code.
+class EnrollmentDisconnectedError(NotFoundError):
+    """The user must reconnect; ``reason`` is what the institution said (``account_locked``)."""
+
+    family = "enrollment.disconnected"
+
+
+class VerificationPendingError(NotFoundError):
+    family = "account_number_verification_pending"
+
+
+class VerificationExpiredError(NotFoundError):
+    family = "account_number_verification_expired"
+
+
+class AccountClosedError(GoneError):
+    family = "account.closed"
+
+
+class ValidationError(UnprocessableEntityError):
+    """422 with the messages of each field in ``params``."""
+
+    family = "unprocessable_entity"
+
+
+class IdempotencyKeyReusedError(UnprocessableEntityError):
+    family = "idempotency_key_reused"
+
+
+class PaymentsNotSupportedError(UnprocessableEntityError):
+    family = "payments.not_supported"
+
+
+# The names of earlier releases.
+UnauthorizedError = AuthenticationError
+ForbiddenError = PermissionDeniedError
+RateLimitedError = RateLimitError
+
+
+class ConnectionError(AggregationError, builtins.ConnectionError):
+    """No response after the retries: refused, reset, a name that does not resolve, a TLS failure, ..."""
+
+
+class ConnectionTimeoutError(ConnectionError, builtins.TimeoutError):
+    """No response within the timeout."""
+
+
 _by_status: dict[int, type[ApiError]] = {
     400: BadRequestError,
-    401: UnauthorizedError,
-    403: ForbiddenError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
     404: NotFoundError,
-    422: ValidationError,
-    429: RateLimitedError,
+    410: GoneError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
     502: BadGatewayError,
+    503: ServiceUnavailableError,
+    504: GatewayTimeoutError,
 }
-_families = sorted(
-    (cls for cls in ApiError.__subclasses__() if cls.family),
-    key=lambda cls: -len(cls.family.split(".")),  # type: ignore[union-attr]
-)
 
 
-def _class_for(status: int, code: str) -> type[ApiError]:
+def _with_families(cls: type[ApiError]) -> list[type[ApiError]]:
+    found = [cls] if cls.__dict__.get("family") else []
+    for sub in cls.__subclasses__():
+        found.extend(_with_families(sub))
+    return found
+
+
+_families = sorted(_with_families(ApiError), key=lambda cls: -len(cls.family.split(".")))  # type: ignore[union-attr]
+
+
+def status_class(status: int) -> type[ApiError]:
+    """The class of a status: one of the table above, ``InternalServerError`` for another 5xx, else ``ApiError``."""
+    return _by_status.get(status) or (InternalServerError if 500 <= status <= 599 else ApiError)
+
+
+def class_for(status: int, code: str) -> type[ApiError]:
+    """The most specific family class of the code that is of the status's class, else the status's class."""
+    base = status_class(status)
     for cls in _families:
-        if code_starts_with(code, cls.family):  # type: ignore[arg-type]
+        if code_starts_with(code, cls.family) and issubclass(cls, base):  # type: ignore[arg-type]
             return cls
-    return _by_status.get(status, ApiError)
+    return base
 
 
 def check(response: Response[T]) -> T:

@@ -15,8 +15,6 @@ import type { CreatePaymentRequest, CurrentVersion, Payment, PaymentSchemes, Ver
 import { type AccountsResource, accountParams, type KnownAccountLinks } from './accounts.ts';
 
 export type CreatePaymentOptions = CallOptions & {
-  /** Defaults to a fresh UUID per call. Pass the key of an earlier attempt to retry that same payment. */
-  idempotencyKey?: string;
   /**
    * When `account` is an id and its links are not known yet, the account is fetched first to check that it
    * supports payments. Default true.

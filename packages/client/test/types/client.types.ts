@@ -5,6 +5,8 @@ import {
   type Account,
   type AggregationClient,
   createClient,
+  type IdempotencyKeyedPost,
+  type idempotencyKeyedPosts,
   type PaymentResult,
   type Transaction,
   verifyWebhook,
@@ -162,4 +164,25 @@ export async function webhooks(rawBody: string, header: string) {
   assert<
     Equal<WebhookEvent['type'], 'enrollment.disconnected' | 'transactions.processed' | 'account.number_verification.processed' | 'webhook.test'>
   >();
+}
+
+// The POSTs that get an Idempotency-Key are exactly those whose description declares the header: the list in
+// src/idempotency.ts `satisfies` the derived union, and here the union is no wider than the list.
+export function idempotencyKeyedPostsAreTheDescriptions() {
+  assert<Equal<IdempotencyKeyedPost, (typeof idempotencyKeyedPosts)[number]>>();
+  assert<Equal<IdempotencyKeyedPost, '/accounts/{account_id}/payments'>>();
+}
+
+export async function callOptions() {
+  await client.accounts.list({ timeout: 5_000, maxRetries: 0, signal: AbortSignal.timeout(1_000), headers: { 'X-Trace': '1' } });
+  await client.payments.create(
+    'acc_1',
+    { amount: '1.00', memo: 'm', payee: { scheme: 'zelle', address: 'a@b.c' } },
+    { idempotencyKey: 'k', maxRetries: 1 },
+  );
+  // @ts-expect-error timeout is a number of milliseconds
+  await client.accounts.list({ timeout: '5s' });
+  createClient({ token: 'test_token_x', timeout: 1_000, maxRetries: 1, logLevel: 'debug', logger: console });
+  // @ts-expect-error not a level
+  createClient({ token: 'test_token_x', logLevel: 'verbose' });
 }

@@ -16,15 +16,28 @@ import pg from 'pg';
 export interface TestPostgres {
   /** Why PostgreSQL tests cannot run here; false when they can. */
   skip: string | false;
-  /** URL of a new, empty database. */
-  database(): Promise<string>;
+  /**
+   * URL of a new, empty database. `durable`: its commits survive a crash of the database server
+   * (synchronous_commit on; the throwaway cluster turns it off for speed).
+   */
+  database(durable?: boolean): Promise<string>;
   /** Drops the databases made here and stops the private cluster, if one was started. */
   stop(): Promise<void>;
   /**
    * Stops the private cluster's server for an outage (`start()` brings it back on the same port and data);
    * undefined when the server is not ours to stop (TEST_DATABASE_URL, DATABASE_URL).
    */
-  outage?: { stop(): void; start(): void };
+  outage?: Outage;
+}
+
+export interface Outage {
+  /** Fast shutdown: sessions are cut, as when the database host goes away. */
+  stop(): void;
+  start(): void;
+  /** `kill -9` of the postmaster, as an OOM kill: no shutdown, its backends left to notice; resolves once it is gone. */
+  crash(): Promise<void>;
+  /** Starts it again after a crash, recovering from the write-ahead log, as soon as the old backends let it. */
+  restart(): Promise<void>;
 }
 
 const INSTALL_HINT = 'install PostgreSQL (Debian: apt-get install -y postgresql) or set TEST_DATABASE_URL';
@@ -62,7 +75,7 @@ function asOwner(command: string, args: string[]): [string, string[]] {
 interface Cluster {
   url: string;
   stop(): void;
-  outage: { stop(): void; start(): void };
+  outage: Outage;
 }
 
 async function startCluster(bin: string): Promise<Cluster> {
@@ -95,15 +108,30 @@ async function startCluster(bin: string): Promise<Cluster> {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
     const port = await freePort();
     const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    const start = () => run('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '30', '-o', settings]);
-    start();
+    const startOnce = () => run('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '30', '-o', settings]);
+    startOnce();
     started = true;
     // A test process that dies without stop() must not leave a server behind.
     process.once('exit', stop);
-    const outage = {
-      // Fast shutdown: sessions are cut as in a crash of the database host, the data stays for start().
+    const outage: Outage = {
       stop: () => run('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']),
-      start,
+      start: startOnce,
+      crash: async () => {
+        const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        process.kill(pid, 'SIGKILL');
+        while (isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+      // The orphaned backends hold the shared memory until they notice the postmaster is gone: a start fails till then.
+      restart: async () => {
+        for (let tries = 1; ; tries++) {
+          try {
+            return startOnce();
+          } catch (error) {
+            if (tries >= 50) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        }
+      },
     };
     return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, outage };
   } catch (error) {
@@ -111,6 +139,15 @@ async function startCluster(bin: string): Promise<Cluster> {
     stop();
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     throw new Error(`${stderr || (error as Error).message}${output ? `\n${output}` : ''}`, { cause: error });
+  }
+}
+
+/** Whether `pid` runs (a zombie waiting to be reaped does not). */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
   }
 }
 
@@ -146,9 +183,10 @@ export async function testPostgres(): Promise<TestPostgres> {
   return {
     skip: false,
     ...(cluster ? { outage: cluster.outage } : {}),
-    async database() {
+    async database(durable = false) {
       const name = `test_${randomBytes(6).toString('hex')}`;
       await admin.query(`CREATE DATABASE ${name}`);
+      if (durable) await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = on`);
       made.push(name);
       return withDatabase(serverUrl, name);
     },

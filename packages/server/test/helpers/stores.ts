@@ -5,16 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, test } from 'vitest';
 import type { StorageOptions } from '../../src/index.ts';
-import { testPostgres } from './postgres.ts';
+import { type Outage, testPostgres } from './postgres.ts';
 
 export interface StoreKind {
   name: 'sqlite' | 'postgres';
   skip: string | false;
   /**
    * Where a fresh, empty database is, as `openStore` options; `durable` asks for one that a
-   * second store or a restart can open again (SQLite: a file rather than memory).
+   * second store or a restart can open again (SQLite: a file rather than memory) and whose
+   * commits survive a crash of the database server (PostgreSQL: synchronous_commit on).
    */
   location(durable?: boolean): Promise<StorageOptions>;
+  /** The PostgreSQL server's outages and crashes, when it is this suite's own throwaway cluster. */
+  outage?: Outage;
 }
 
 /** As `createApp` options. */
@@ -39,7 +42,12 @@ export async function storeKinds(): Promise<StoreKind[]> {
         return { path: join(dir, `store-${++files}.sqlite`) };
       },
     },
-    { name: 'postgres', skip: postgres.skip, location: async () => ({ url: await postgres.database() }) },
+    {
+      name: 'postgres',
+      skip: postgres.skip,
+      location: async (durable = false) => ({ url: await postgres.database(durable) }),
+      ...(postgres.outage ? { outage: postgres.outage } : {}),
+    },
   ];
 }
 
