@@ -1,7 +1,7 @@
 // `npm run generate:clients` and `npm run test:generators`: every target of matrix.yaml generated, compiled and
 // smoke-tested against a sandbox server started here, then clients/matrix.json. Ends with `N passed, N failed` (of
 // the targets), and exits 1 when a target failed (or, under CI=true, could not run for a missing tool).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startServer } from '@aggregation/server';
@@ -93,10 +93,16 @@ try {
   await server.close();
 }
 
-writeFileSync(matrixReport, `${JSON.stringify(entries, null, 2)}\n`);
+// A run of some targets keeps the last results of the others.
+const kept = only.length > 0 && existsSync(matrixReport) ? (JSON.parse(readFileSync(matrixReport, 'utf8')) as MatrixEntry[]) : [];
+const order = readTargets().map((target) => target.name);
+const report = [...kept.filter((entry) => !only.includes(entry.target) && order.includes(entry.target)), ...entries].sort(
+  (a, b) => order.indexOf(a.target) - order.indexOf(b.target),
+);
+writeFileSync(matrixReport, `${JSON.stringify(report, null, 2)}\n`);
 const ok = (entry: MatrixEntry) => entry.generated && entry.compiled && entry.smoke.failed === 0;
 const skipped = entries.filter((entry) => entry.problem?.startsWith('missing tool') && process.env.CI !== 'true');
 const failed = entries.filter((entry) => !ok(entry) && !skipped.includes(entry));
-console.log(`${matrixReport}: ${entries.length} targets in ${new Set(entries.map((entry) => entry.language)).size} languages (logs in ${logsDir})`);
+console.log(`${matrixReport}: ${report.length} targets in ${new Set(report.map((entry) => entry.language)).size} languages (logs in ${logsDir})`);
 console.log(`generators: ${entries.filter(ok).length} passed, ${failed.length} failed${skipped.length ? `, ${skipped.length} skipped` : ''}`);
 process.exitCode = failed.length > 0 ? 1 : 0;

@@ -27,9 +27,7 @@ import { ensureVenv, venvBin, venvEnv, venvPython } from './python.ts';
 import { run } from './run.ts';
 import type { SmokeCommand } from './smoke.ts';
 import { hashFiles, isUpToDate, markUpToDate } from './stamp.ts';
-import type { installHints, Toolchain } from './toolchain.ts';
-
-export type Tool = keyof typeof installHints;
+import type { Tool, Toolchain } from './toolchain.ts';
 
 /** One target of matrix.yaml. */
 export type TargetDefinition = {

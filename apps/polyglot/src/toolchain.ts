@@ -1,8 +1,10 @@
 // Finding the other languages' toolchains. A missing one skips its part (see @aggregation/test-support).
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { which } from '@aggregation/test-support';
+import { parse } from 'yaml';
+import { packageDir } from './paths.ts';
 
 export type Toolchain = {
   python: string | undefined;
@@ -67,19 +69,19 @@ export function findToolchain(): Toolchain {
   return toolchain;
 }
 
-export const installHints = {
-  python: 'install Python 3.11 or newer with venv (Debian: apt-get install -y python3 python3-venv)',
-  go: "install Go 1.25 or newer and put it on PATH (Debian 12's golang-go is 1.19, too old)",
-  curl: 'install curl (Debian: apt-get install -y curl)',
-  java: 'install a JDK 11 or newer (Debian: apt-get install -y default-jdk-headless)',
-  maven: 'install Maven (Debian: apt-get install -y maven)',
-  cargo: 'install Rust with cargo (rustup)',
-  ruby: 'install Ruby with Typhoeus (Debian: apt-get install -y ruby ruby-typhoeus)',
-  php: 'install PHP with Guzzle (Debian: apt-get install -y php-cli php-curl php-mbstring php-guzzlehttp-guzzle php-guzzlehttp-psr7)',
-} as const;
+export const tools = ['python', 'go', 'curl', 'java', 'maven', 'cargo', 'ruby', 'php'] as const;
+export type Tool = (typeof tools)[number];
+
+/** What to install for each tool: `tools` of matrix.yaml, which the docs' guide "Generate a client" shows too. */
+export const installHints: Record<Tool, string> = (() => {
+  const hints = (parse(readFileSync(join(packageDir, 'matrix.yaml'), 'utf8')) as { tools: Record<string, string> }).tools;
+  const missing = tools.filter((tool) => typeof hints[tool] !== 'string');
+  if (missing.length > 0) throw new Error(`matrix.yaml: no install hint for ${missing.join(', ')}`);
+  return hints as Record<Tool, string>;
+})();
 
 /** Why a part cannot run; undefined when it can. */
-export function missingTool(tool: keyof typeof installHints, toolchain: Toolchain = findToolchain()): string | undefined {
+export function missingTool(tool: Tool, toolchain: Toolchain = findToolchain()): string | undefined {
   if (toolchain[tool]) return undefined;
   const problem = tool === 'python' || tool === 'go' || tool === 'java' ? toolchain.problems[tool] : undefined;
   return `${tool} ${problem ? `unusable (${problem})` : 'not found'}: ${installHints[tool]}`;

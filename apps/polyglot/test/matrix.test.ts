@@ -4,13 +4,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { loadGuides } from '@aggregation/docs/guides';
 import { describe, it } from 'vitest';
 import { buildOf, readTargets } from '../src/matrix.ts';
 import { openapiGeneratorVersion, readConfig } from '../src/openapi-generator.ts';
 import { packageDir, repoRoot } from '../src/paths.ts';
 import { requirementsFile } from '../src/python.ts';
 import { countSteps, parseSteps, smokeSteps } from '../src/smoke.ts';
-import { installHints, type Toolchain } from '../src/toolchain.ts';
+import { installHints, type Toolchain, tools } from '../src/toolchain.ts';
 
 const targets = readTargets();
 const require = createRequire(import.meta.url);
@@ -59,7 +60,7 @@ describe('the generator matrix (matrix.yaml)', () => {
 
   it.each(targets)('$name: needs known tools, has a build, and says why its options are there', (target) => {
     for (const tool of target.needs) assert.ok(tool in installHints, `unknown tool ${tool}`);
-    const everyTool = Object.fromEntries(Object.keys(installHints).map((tool) => [tool, `/usr/bin/${tool}`])) as unknown as Toolchain;
+    const everyTool = Object.fromEntries(tools.map((tool) => [tool, `/usr/bin/${tool}`])) as unknown as Toolchain;
     const build = buildOf(target, everyTool);
     assert.equal(typeof build.smoke, 'function');
     assert.ok(target.notes.length > 40);
@@ -68,6 +69,18 @@ describe('the generator matrix (matrix.yaml)', () => {
   it('the 3.0 variant feeds the generators that do not read 3.1; the others read the generators’ variant', () => {
     for (const target of targets) assert.match(target.document, /^openapi\/dist\/2020-10-12\.(generators|openapi-3\.0)\.json$/);
     assert.equal(targets.find((target) => target.name === 'ogen')?.document, 'openapi/dist/2020-10-12.openapi-3.0.json');
+  });
+});
+
+describe("the docs' guide Generate a client", () => {
+  it('shows each target with its command and what its tools are', () => {
+    const guide = loadGuides().find((candidate) => candidate.name === 'generate-a-client');
+    assert.ok(guide, 'no guide generate-a-client');
+    for (const target of targets) {
+      const shown = target.config ? `-g ${readConfig(join(repoRoot, target.config)).generatorName} -i ${target.document}` : target.command!;
+      assert.ok(guide.markdown.includes(shown), `${target.name}: the guide does not show ${shown}`);
+      for (const tool of target.needs) assert.ok(guide.markdown.includes(installHints[tool]), `${target.name}: ${tool}`);
+    }
   });
 });
 

@@ -11,9 +11,11 @@ import { copyFile, cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { documentNames } from '@aggregation/openapi/contract';
 import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
 import { chromiumArgs, findChromium, skipWhenMissing, which } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
@@ -213,6 +215,15 @@ describe('the packed npm packages, installed outside the repository', () => {
     await run(toolchain.go!, ['build', '-o', 'consumer', '.'], { cwd: program, env: cleanEnv() });
     const { stdout } = await run(join(program, 'consumer'), [], { cwd: program, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify(input()) }) });
     assert.deepEqual(JSON.parse(stdout), expected());
+  });
+
+  it('@aggregation/openapi ships each document in OpenAPI 3.0.3, as JSON and YAML', async () => {
+    const installed = createRequire(join(project, 'package.json'));
+    for (const document of documentNames) {
+      const variant = JSON.parse(await readFile(installed.resolve(`@aggregation/openapi/dist/${document}.openapi-3.0.json`), 'utf8'));
+      assert.equal(variant.openapi, '3.0.3', document);
+      assert.ok(existsSync(installed.resolve(`@aggregation/openapi/dist/${document}.openapi-3.0.yaml`)));
+    }
   });
 
   it('type-checks a TypeScript file against the installed declarations', async () => {
