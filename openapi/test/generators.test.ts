@@ -90,7 +90,8 @@ test('mutualTLS, which generators do not know, is left out: a requirement that n
 });
 
 test('payments and payees are offered as JSON alone, which generated clients send; the bundle keeps the form encoding', () => {
-  const media = (document: OpenApiDocument, body: string) => Object.keys((document.components!.requestBodies![body] as JsonObject).content as JsonObject);
+  const media = (document: OpenApiDocument, body: string) =>
+    Object.keys((document.components!.requestBodies![body] as JsonObject).content as JsonObject);
   for (const body of ['CreatePayment', 'CreatePayee']) {
     assert.deepEqual(media(loadBundle('2020-10-12'), body), ['application/json', 'application/x-www-form-urlencoded']);
     assert.deepEqual(media(readVariant('2020-10-12'), body), ['application/json']);

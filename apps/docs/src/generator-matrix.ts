@@ -38,10 +38,7 @@ export type MatrixEntry = {
 
 /** openapi-generator's configuration as the command-line flags that say the same (`gitHost` is `--git-host`). */
 function openapiGeneratorCommand(target: Target): string {
-  const { generatorName, inputSpec, outputDir, ...options } = parse(readFileSync(join(repoRoot, target.config!), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+  const { generatorName, inputSpec, outputDir, ...options } = parse(readFileSync(join(repoRoot, target.config!), 'utf8')) as Record<string, unknown>;
   const flags = Object.entries(options).map(([key, value]) => {
     const flag = `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
     const text =

@@ -18,7 +18,10 @@ describe('the guide Generate a client', () => {
     assert.doesNotMatch(markdown, /\| generated \|/);
     for (const target of targets) assert.match(markdown, new RegExp(`^### ${target.generator.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     // openapi-generator's configuration as flags: the kotlin target's options, its type mappings among them.
-    assert.match(markdown, /-g kotlin -i openapi\/dist\/2020-10-12\.generators\.json .*\n {2}--additional-properties=.*generateOneOfAnyOfWrappers=true/);
+    assert.match(
+      markdown,
+      /-g kotlin -i openapi\/dist\/2020-10-12\.generators\.json .*\n {2}--additional-properties=.*generateOneOfAnyOfWrappers=true/,
+    );
     assert.match(markdown, /--type-mappings=AnyType=JsonElement/);
     assert.match(markdown, /-g go .*\n {2}--git-host=aggregation\.example/);
     assert.match(markdown, /go -C apps\/polyglot\/tools tool ogen .*2020-10-12\.openapi-3\.0\.json/);

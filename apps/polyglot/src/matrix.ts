@@ -6,15 +6,7 @@ import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { generateGoClient } from './go.ts';
-import {
-  cacheDir,
-  configDir,
-  generateFromConfig,
-  generateWithOpenapiGenerator,
-  mavenOptions,
-  readConfig,
-  smokeDir,
-} from './openapi-generator.ts';
+import { cacheDir, configDir, generateFromConfig, generateWithOpenapiGenerator, mavenOptions, readConfig, smokeDir } from './openapi-generator.ts';
 import {
   buildTypescriptFetchSmoke,
   compileJavaClient,
