@@ -18,7 +18,7 @@ import { artifactsDir, clientsDir, packageDir, pythonClientDir, repoRoot } from 
 import { ensureVenv, venvBin, venvEnv, venvPython } from './python.ts';
 import { run } from './run.ts';
 import type { SmokeCommand } from './smoke.ts';
-import { hashFiles, isUpToDate, markUpToDate } from './stamp.ts';
+import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
 import type { Tool, Toolchain } from './toolchain.ts';
 
 /** One target of matrix.yaml. */
@@ -166,12 +166,15 @@ export function buildOf(target: TargetDefinition, toolchain: Toolchain): Build {
       };
     }
     case 'openapi-generator-kotlin': {
-      // Maven compiles the generated sources with the smoke program (its pom.xml), into the client's directory.
+      // Maven compiles the generated sources with the smoke program (its pom.xml), into the client's directory; again
+      // only when the generation, the pom or the program changed (the Kotlin compiler takes minutes of CPU).
       const project = smokeDir('kotlin');
-      const classpathFile = () => join(outputDir(), 'target', 'classpath.txt');
-      let classpath: Promise<string> | undefined;
-      const compile = () =>
-        (classpath ??= run(
+      const buildDir = () => join(outputDir(), 'target');
+      const classpathFile = () => join(buildDir(), 'classpath.txt');
+      const mavenCompile = async () => {
+        const hash = hashFiles([stampFile(outputDir()), join(project, 'pom.xml'), join(project, 'src', 'Smoke.kt')]);
+        if (isUpToDate(buildDir(), hash)) return;
+        await run(
           maven,
           [
             ...mavenOptions,
@@ -182,7 +185,12 @@ export function buildOf(target: TargetDefinition, toolchain: Toolchain): Build {
             `-Dmdep.outputFile=${classpathFile()}`,
           ],
           { cwd: project, timeoutMs: 1_800_000 },
-        ).then(() => [join(outputDir(), 'target', 'classes'), readFileSync(classpathFile(), 'utf8').trim()].join(delimiter)));
+        );
+        markUpToDate(buildDir(), hash);
+      };
+      let classpath: Promise<string> | undefined;
+      const compile = () =>
+        (classpath ??= mavenCompile().then(() => [join(buildDir(), 'classes'), readFileSync(classpathFile(), 'utf8').trim()].join(delimiter)));
       return {
         generate: openapiGenerator,
         compile,
