@@ -1,33 +1,57 @@
 // `npm test`: lint, type checks and tests of every workspace through turbo, streamed as turbo prints them, then one
-// closing line that adds up what vitest reported in each workspace (turbo prefixes every line, and replays the same
-// lines from its cache, so the sum is right on a cached run too).
-import { spawn } from 'node:child_process';
+// closing line: what vitest reported in each workspace, added up (turbo prefixes every line, and replays the same
+// lines from its cache, so the sum is right on a cached run too), and on a failed run which test files and tasks
+// failed and how many tasks never ran, from turbo's run summary. Ctrl-C or SIGTERM stops turbo, which stops its tasks,
+// and the closing line still says what happened.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
+import { type SummaryTask, TestRunTally } from '@aggregation/test-support';
 
+const turboBin = join(import.meta.dirname, '..', 'node_modules', '.bin', 'turbo');
 const tasks = ['lint', 'lint:biome', 'lint:cycles', 'typecheck', 'test'];
-const turbo = spawn('turbo', ['run', ...tasks, ...process.argv.slice(2)], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env },
-});
+const args = ['run', ...tasks, ...process.argv.slice(2)];
+const env = { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env };
+const turbo = spawn(turboBin, [...args, '--summarize'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => turbo.kill(signal));
 
-const totals = { passed: 0, failed: 0, skipped: 0 };
-// vitest's closing count, e.g. `      Tests  1 failed | 120 passed | 2 skipped | 1 todo (124)`.
-const summaryLine = /^(?:\S+:\s+)?\s*Tests\s+((?:\d+ [a-z]+(?: \| )?)+)\s+\(\d+\)\s*$/;
-const countOf = /(\d+) ([a-z]+)/g;
-
+const tally = new TestRunTally();
+let summaryPath: string | undefined;
 createInterface({ input: turbo.stdout! }).on('line', (line) => {
   process.stdout.write(`${line}\n`);
-  const match = summaryLine.exec(stripVTControlCharacters(line));
-  if (!match) return;
-  for (const [, count, state] of match[1]!.matchAll(countOf)) {
-    // A todo is a test that did not run: it counts as skipped.
-    const key = state === 'todo' ? 'skipped' : state;
-    if (key && key in totals) totals[key as keyof typeof totals] += Number(count);
-  }
+  tally.line(line);
+  summaryPath ??= /^\s*Summary:\s+(\S+\.json)\s*$/.exec(stripVTControlCharacters(line))?.[1];
 });
 
-turbo.on('close', (code) => {
-  console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-  process.exit(code ?? 1);
+/** The tasks that ran to their end, from turbo's run summary (which it writes only when it gets that far). */
+function ranTasks(): SummaryTask[] {
+  if (!summaryPath) return [];
+  try {
+    return (JSON.parse(readFileSync(summaryPath, 'utf8')) as { tasks: SummaryTask[] }).tasks;
+  } catch {
+    return [];
+  } finally {
+    rmSync(summaryPath, { force: true });
+  }
+}
+
+/** Every task of the run's graph that has a command: asked of turbo only after a failure, to count what never ran. */
+function plannedTasks(): string[] | undefined {
+  const dry = spawnSync(turboBin, [...args, '--dry=json'], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  try {
+    const graph = JSON.parse(dry.stdout) as { tasks: { taskId: string; command: string }[] };
+    return graph.tasks.filter((task) => task.command !== '<NONEXISTENT>').map((task) => task.taskId);
+  } catch {
+    return undefined;
+  }
+}
+
+turbo.on('close', (code, signal) => {
+  const exitCode = code ?? (signal ? 1 : 0);
+  const ran = ranTasks();
+  const planned = exitCode === 0 ? undefined : plannedTasks();
+  console.log(`\n${tally.closingLine({ exitCode, ran, ...(planned ? { planned } : {}) })}`);
+  process.exit(exitCode);
 });

@@ -1,6 +1,6 @@
 // The Python client: openapi-python-client, pinned in requirements.txt and installed into a project-local
 // virtualenv (clients/.venv), generates the package `aggregation_client` into clients/python.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { bundlePath, clientsDir, packageDir, pythonClientDir, venvDir } from './paths.ts';
 import { run } from './run.ts';
@@ -15,9 +15,11 @@ export const venvPython = join(venvBin, 'python');
 /** The virtualenv with the pinned requirements; (re)installs them only when requirements.txt changed. */
 export async function ensureVenv(python: string): Promise<string> {
   mkdirSync(clientsDir, { recursive: true });
-  if (!existsSync(venvPython)) await run(python, ['-m', 'venv', venvDir]);
   const hash = hashFiles([requirementsFile]);
   if (!isUpToDate(venvDir, hash)) {
+    // Made afresh: a venv whose making was interrupted (a stopped run) may lack pip.
+    rmSync(venvDir, { recursive: true, force: true });
+    await run(python, ['-m', 'venv', venvDir]);
     // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
     await run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--only-binary=:all:', '-r', requirementsFile]);
     markUpToDate(venvDir, hash);

@@ -1,6 +1,10 @@
 // Runs a program without a shell and collects its output; a non-zero exit is an error that shows that output.
 import { execFile } from 'node:child_process';
 
+/**
+ * `timeoutMs` kills a program that should answer by then (a smoke program against a server); without it a program
+ * runs to its end, however long a loaded machine makes it (installing a virtualenv, building a client).
+ */
 export type RunOptions = { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number };
 export type RunResult = { stdout: string; stderr: string };
 
@@ -19,7 +23,7 @@ export function run(file: string, args: readonly string[], options: RunOptions =
     execFile(
       file,
       args,
-      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 300_000, maxBuffer: 32 * 1024 * 1024 },
+      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 0, maxBuffer: 32 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) {
           const code = (error as NodeJS.ErrnoException).code ?? error.signal ?? null;

@@ -3,39 +3,26 @@
 // the registry), then used from plain JavaScript on the machine's Node.js and on Node.js 24, type-checked with the
 // installed declarations, and bundled for a browser that runs against the sandbox server from the same install.
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
-import { copyFile, cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import { documentNames } from '@aggregation/openapi/contract';
 import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
-import { chromiumArgs, findChromium, skipWhenMissing, which } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, machineNode, skipWhenMissing } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, tarballName, withDependencies } from '../src/packages.ts';
+import { goReleaseDir, pythonReleaseDir } from '../src/packages.ts';
+import { cleanEnv, installPacked, run, temporaryDir } from './support/project.ts';
 
-const run = promisify(execFile);
 const consumerTemplate = join(import.meta.dirname, '..', 'consumer');
 const pythonExamplesDir = join(pythonLayerDir, 'examples');
-
-/** The machine's own Node.js: the first `node` on PATH that is not the project's pinned one under node_modules. */
-function machineNode(): string | undefined {
-  return which('node', (dir) => !dir.includes('node_modules'));
-}
-
-/** The environment of a separate project: none of the npm settings or Node options of the script running this test. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|NODE_OPTIONS$|INIT_CWD$|TURBO_)/i.test(key)));
-  return { ...env, ...extra };
-}
 
 // A webhook signed the way the description says, computed here with node:crypto, independently of the client.
 const secret = 'whsec_consumer_5d2c1a';
@@ -68,24 +55,9 @@ describe('the packed npm packages, installed outside the repository', () => {
   let expectedAccountTypes: string[];
 
   beforeAll(async () => {
-    const packages = await withDependencies(await publishedPackages(), ['@aggregation/client', '@aggregation/server']);
-    project = await realpath(await mkdtemp(join(tmpdir(), 'aggregation-consumer-')));
+    project = await temporaryDir('aggregation-consumer-');
     await cp(consumerTemplate, project, { recursive: true });
-    await mkdir(join(project, 'tarballs'));
-    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    manifest.dependencies = {};
-    for (const entry of packages) {
-      const file = tarballName(entry);
-      assert.ok(existsSync(join(releaseDir, file)), `${file} is missing from dist/release: npm run release:pack`);
-      await copyFile(join(releaseDir, file), join(project, 'tarballs', file));
-      manifest.dependencies[entry.name] = `file:tarballs/${file}`;
-    }
-    await writeFile(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--engine-strict=false'], {
-      cwd: project,
-      env: cleanEnv(),
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await installPacked(project, ['@aggregation/client', '@aggregation/server']);
 
     // The sandbox server from the same install, on Node.js 24, as `npx @aggregation/server` would start it.
     sandbox = spawn(process.execPath, [join(project, 'node_modules', '.bin', 'aggregation-sandbox')], {
@@ -208,10 +180,12 @@ describe('the packed npm packages, installed outside the repository', () => {
     const program = join(project, 'go-program');
     await cp(join(consumerTemplate, 'go'), program, { recursive: true });
     await cp(goReleaseDir, join(project, 'aggregation-go'), { recursive: true });
-    const goMod =
-      'module consumer\n\ngo 1.25\n\nrequire aggregation.example/client v0.0.0\n\nreplace aggregation.example/client => ../aggregation-go\n';
-    await writeFile(join(program, 'go.mod'), goMod);
-    await run(toolchain.go!, ['mod', 'tidy'], { cwd: program, env: cleanEnv() });
+    // The steps of the Go README, in its order: the module, the code (copied above), then the require and replace
+    // that `go mod tidy` keeps because the code imports the package.
+    const go = (args: string[]) => run(toolchain.go!, args, { cwd: program, env: cleanEnv() });
+    await go(['mod', 'init', 'consumer']);
+    await go(['mod', 'edit', '-require=aggregation.example/client@v0.0.0', '-replace=aggregation.example/client=../aggregation-go']);
+    await go(['mod', 'tidy']);
     await run(toolchain.go!, ['build', '-o', 'consumer', '.'], { cwd: program, env: cleanEnv() });
     const { stdout } = await run(join(program, 'consumer'), [], { cwd: program, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify(input()) }) });
     assert.deepEqual(JSON.parse(stdout), expected());

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The `aggregation` command. Its sources are TypeScript, which Node runs as such from 24 on: the Node that `npm ci`
-// installs into node_modules, and that `npx aggregation` and npm scripts put first on PATH.
-const [major] = process.versions.node.split('.').map(Number);
-if (major < 24) {
-  console.error(`aggregation needs Node 24 or newer (this is ${process.version}); run it as \`npx aggregation\` from the repository.`);
+// The `aggregation` command: the program compiled into dist/. This file is not compiled, so that npm links the
+// command when it installs the package, before a checkout has built anything.
+try {
+  await import('../dist/bin.js');
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('/dist/bin.js')) throw error;
+  console.error('The aggregation command is not built yet: run `npm run build` (or `npm start`) in the repository first.');
   process.exit(1);
 }
-const { main } = await import('../src/program.ts');
-await main(process.argv);

@@ -1,10 +1,18 @@
-// What the commands print. Colours only when the stream is a terminal (and NO_COLOR is unset): node:util's
-// styleText checks both. With --json every command prints JSON on stdout and nothing else there.
+// What the commands print. Colours only when the stream is a terminal that has them (NO_COLOR applies), or when
+// FORCE_COLOR asks for them, as Node.js decides for its own output: decided here, since styleText checks the stream
+// only from Node.js 22.13 on. With --json every command prints JSON on stdout and nothing else there.
 import { styleText } from 'node:util';
 
 type Style = Parameters<typeof styleText>[0];
 
-export const paint = (style: Style, text: string, stream: NodeJS.WriteStream = process.stdout): string => styleText(style, text, { stream });
+function hasColors(stream: NodeJS.WriteStream): boolean {
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return stream.isTTY === true && stream.hasColors();
+}
+
+export const paint = (style: Style, text: string, stream: NodeJS.WriteStream = process.stdout): string =>
+  hasColors(stream) ? styleText(style, text, { validateStream: false }) : text;
 
 /** The colour of an HTTP status: green 2xx, yellow 3xx/4xx, red 5xx or none. */
 export const statusStyle = (status: number | null): Style => (status === null || status >= 500 ? 'red' : status >= 300 ? 'yellow' : 'green');

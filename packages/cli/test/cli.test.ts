@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyWebhook } from '@aggregation/client';
+import { exitWithParent, stopOnExit } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const bin = fileURLToPath(new URL('../bin/aggregation.js', import.meta.url));
@@ -22,36 +23,53 @@ interface Running {
   child: ChildProcessWithoutNullStreams;
   stdout: () => string;
   stderr: () => string;
-  /** Resolves with the first stdout match of `pattern` (within 15 s, or `timeoutMs`). */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /**
+   * Resolves with the first stdout match of `pattern`, as soon as the process prints it; rejects when the process
+   * exits without having printed it. No clock: a slow machine only makes it later.
+   */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
   exited: Promise<number | null>;
 }
 
 function start(args: string[], extraEnv: Record<string, string> = {}): Running {
-  return wrap(spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv } }), args);
+  return wrap(spawn(process.execPath, [...exitWithParent, bin, ...args], { env: { ...env, ...extraEnv } }), args);
 }
 
 function wrap(child: ChildProcessWithoutNullStreams, args: string[]): Running {
   let stdout = '';
   let stderr = '';
+  let closed = false;
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  // Stopped with the test process, however it ends; it ends itself if that was SIGKILL.
+  const forget = stopOnExit(() => child.kill('SIGKILL'));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      closed = true;
+      forget();
+      resolve(code);
+    }),
+  );
   return {
     child,
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
-    async waitFor(pattern, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = stdout.match(pattern);
-        if (match) return match;
-        if (Date.now() > deadline || child.exitCode !== null) {
-          throw new Error(`no ${pattern} in ${args.join(' ')}; stdout: ${stdout}\nstderr: ${stderr}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+    waitFor(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = stdout.match(pattern);
+          if (match) {
+            child.stdout.off('data', check);
+            resolve(match);
+          } else if (closed) {
+            reject(new Error(`${args.join(' ')} exited without printing ${pattern}; stdout: ${stdout}\nstderr: ${stderr}`));
+          }
+        };
+        child.stdout.on('data', check);
+        void exited.then(check);
+        check();
+      });
     },
   };
 }
@@ -59,7 +77,7 @@ function wrap(child: ChildProcessWithoutNullStreams, args: string[]): Running {
 /** The client's webhook receiver example, as the README starts it (on a free port). */
 function spawnReceiver(secret: string): Running {
   const example = fileURLToPath(new URL('../../client/examples/webhook-hono.ts', import.meta.url));
-  const child = spawn(process.execPath, [example], { env: { ...env, WEBHOOK_SECRETS: secret, PORT: '0' } });
+  const child = spawn(process.execPath, [...exitWithParent, example], { env: { ...env, WEBHOOK_SECRETS: secret, PORT: '0' } });
   return wrap(child, ['webhook-hono.ts']);
 }
 
@@ -77,13 +95,9 @@ async function json(args: string[]) {
   return JSON.parse(result.stdout);
 }
 
-/** Waits until `check` holds. */
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Waits until `check` holds, however long the machine takes; the test's own timeout is the only limit. */
+async function eventually(check: () => Promise<boolean> | boolean): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -150,6 +164,17 @@ describe('aggregation', () => {
     assert.equal(refused.code, 1);
     assert.equal(JSON.parse(refused.stdout).error.code, 'credentials_invalid');
     assert.match(refused.stderr, /credentials_invalid, request req_\w+\)/);
+  });
+
+  test('one server, one origin: enrolled through localhost/, the token serves the commands on 127.0.0.1', async () => {
+    const config = { AGGREGATION_CONFIG: join(dir, 'origins.json') };
+    const { port } = new URL(baseUrl);
+    // What `npm start` prints (localhost), with a trailing slash; then the default's 127.0.0.1.
+    const enrolled = await run(['--base-url', `http://localhost:${port}/`, 'enroll', '--json'], config);
+    assert.equal(enrolled.code, 0, enrolled.stderr);
+    const shown = await run(['--base-url', `http://127.0.0.1:${port}`, 'clock', 'show', '--json'], config);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(JSON.parse(shown.stdout).offset_seconds, 0);
   });
 
   test('clock advance: 3d, 12h and 1d12h move the enrollment clock; a bad duration is refused', async () => {

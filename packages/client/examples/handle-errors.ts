@@ -7,7 +7,7 @@ import {
   isVerificationPending,
 } from '@aggregation/client';
 
-const client = createClient({ token: process.env.ACCESS_TOKEN!, baseUrl: process.env.API_URL });
+const client = createClient({ token: process.env.AGGREGATION_TOKEN!, baseUrl: process.env.AGGREGATION_BASE_URL });
 const accountId = process.env.ACCOUNT_ID!;
 
 try {

@@ -1,6 +1,6 @@
 import { createClient } from '@aggregation/client';
 
-const client = createClient({ token: process.env.ACCESS_TOKEN!, baseUrl: process.env.API_URL });
+const client = createClient({ token: process.env.AGGREGATION_TOKEN!, baseUrl: process.env.AGGREGATION_BASE_URL });
 
 // The last 30 days, newest first, 100 per request; the iterator follows from_id until the range is exhausted.
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);

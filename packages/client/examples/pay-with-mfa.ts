@@ -3,7 +3,7 @@ import { createClient } from '@aggregation/client';
 // The enrollment widget of your front end; it walks the user through the bank's MFA.
 declare function openEnrollmentWidget(options: { connectToken: string }): Promise<void>;
 
-const client = createClient({ token: process.env.ACCESS_TOKEN!, baseUrl: process.env.API_URL });
+const client = createClient({ token: process.env.AGGREGATION_TOKEN!, baseUrl: process.env.AGGREGATION_BASE_URL });
 const account = (await client.accounts.list()).find((a) => a.links.payments); // only these can pay
 if (!account) throw new Error('No account of this enrollment supports payments');
 

@@ -1,6 +1,6 @@
 import { createClient, type SyncState, type Transaction } from '@aggregation/client';
 
-const client = createClient({ token: process.env.ACCESS_TOKEN!, baseUrl: process.env.API_URL });
+const client = createClient({ token: process.env.AGGREGATION_TOKEN!, baseUrl: process.env.AGGREGATION_BASE_URL });
 const stored = new Map<string, Transaction>(); // your database, keyed by transaction id
 let state: SyncState | undefined; // persisted between runs; undefined on the first sync
 

@@ -21,7 +21,7 @@ app.post('/webhooks', async (c) => {
   }
 });
 
-// `node examples/webhook-hono.ts` listens on PORT (default 4242); a test imports `app` instead.
+// `npx tsx examples/webhook-hono.ts` listens on PORT (default 4242); a test imports `app` instead.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   serve({ fetch: app.fetch, hostname: '127.0.0.1', port: Number(process.env.PORT ?? 4242) }, (info) => {
     console.log(`Listening on http://127.0.0.1:${info.port}/webhooks`);

@@ -1,21 +1,27 @@
-// The README's examples, run as printed (`node examples/<name>.ts`) against the sandbox server, with the
-// environment they name: each exits cleanly and prints what it promises.
+// The README's examples, run as printed (`npx tsx examples/<name>.ts`) against the sandbox server, with the
+// environment they name, on the machine's own Node.js (the oldest the client supports, 20.19, runs them as well as
+// 24; the project's Node.js stands in where the machine has none): each exits cleanly and prints what it promises.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type RunningServer, startServer } from '@aggregation/server';
+import { machineNode } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { signWebhook } from '../src/index.ts';
 
 const examples = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
+/** What `npx tsx` runs: tsx's command, on the Node.js on PATH. */
+const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+const node = machineNode() ?? process.execPath;
 let server: RunningServer;
 let env: NodeJS.ProcessEnv;
 
 async function runExample(name: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(examples, name)], { env, timeout: 30_000 });
+  const { stdout } = await promisify(execFile)(node, [tsx, join(examples, name)], { env });
   return stdout;
 }
 
@@ -28,11 +34,11 @@ beforeAll(async () => {
   });
   const enrollment = (await response.json()) as { access_token: string; accounts: { id: string; links: { payments?: string } }[] };
   const payer = enrollment.accounts.find((account) => account.links.payments)!;
-  env = { ...process.env, ACCESS_TOKEN: enrollment.access_token, API_URL: server.url, ACCOUNT_ID: payer.id };
+  env = { ...process.env, AGGREGATION_TOKEN: enrollment.access_token, AGGREGATION_BASE_URL: server.url, ACCOUNT_ID: payer.id };
 });
 afterAll(() => server?.close());
 
-describe('examples run as printed', () => {
+describe(`examples run as printed, on Node.js ${(await promisify(execFile)(node, ['--version'])).stdout.trim()}`, () => {
   it('list-accounts.ts lists every account', async () => {
     const lines = (await runExample('list-accounts.ts')).trim().split('\n');
     assert.equal(lines.length, 3);
@@ -85,7 +91,7 @@ describe('examples run as printed', () => {
   });
 
   it('webhook-hono.ts listens and acknowledges a signed event', async () => {
-    const child = spawn(process.execPath, [join(examples, 'webhook-hono.ts')], {
+    const child = spawn(node, [tsx, join(examples, 'webhook-hono.ts')], {
       env: { ...env, PORT: '0', WEBHOOK_SECRETS: 'whsec_example' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

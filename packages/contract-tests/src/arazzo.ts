@@ -1,22 +1,24 @@
-// Suite 3: the Arazzo workflows of arazzo/*.arazzo.yaml run by `redocly respect`, against the server and against
-// the Prism mock. Respect checks each step's success criteria and, from the OpenAPI documents, that the status is
-// documented and that the content type and body match. Workflows only called by other workflows (paging) are not
-// run on their own; a workflow's `x-mock-inputs` steer the mock's answers (`Prefer`).
+// The Arazzo workflows of arazzo/*.arazzo.yaml run by `redocly respect` against the server, each sandbox user enrolled
+// in the run's own application. Respect checks each step's success criteria and, from the OpenAPI documents, that the
+// status is documented and that the content type and body match. Workflows only called by other workflows (paging)
+// are not run on their own. The workflow files name the bundles by their place in this repository; the copies run
+// here name the bundles of the installed @aggregation/openapi instead.
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { type Running, startMock } from '@aggregation/mock';
-import { CURRENT_VERSION } from '@aggregation/openapi/versions';
-import { parse } from 'yaml';
+import { distDir } from '@aggregation/openapi/contract';
+import { parse, stringify } from 'yaml';
+import { mapLimit } from './concurrency.ts';
+import { documentOf, validatorOf } from './coverage.ts';
 import { packageDir } from './python.ts';
-import { count, newResult, type SuiteResult } from './report.ts';
-import type { Target } from './target.ts';
+import { Collector } from './report/collect.ts';
+import { curlOf, excerpt } from './report/curl.ts';
+import { emptyOutcome, type SuiteContext, type SuiteOutcome } from './suite.ts';
 
 const require = createRequire(import.meta.url);
 const redocly = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
-const arazzoDir = join(packageDir, 'arazzo');
-const reportsDir = join(packageDir, 'reports');
+export const arazzoDir = join(packageDir, 'arazzo');
 
 export type Workflow = { workflowId: string; steps?: { workflowId?: string; operationId?: string }[]; 'x-mock-inputs'?: Record<string, string> };
 export type ArazzoFile = { path: string; name: string; workflows: Workflow[] };
@@ -27,7 +29,7 @@ export function topLevel(file: ArazzoFile): string[] {
   return file.workflows.map((w) => w.workflowId).filter((id) => !called.has(id));
 }
 
-/** The inputs that make the mock answer as the server would: the `x-mock-inputs` of the file's workflows. */
+/** The inputs that make the Prism mock answer as the server would: the `x-mock-inputs` of the file's workflows. */
 export function mockInputs(file: ArazzoFile): Record<string, string> {
   return Object.assign({}, ...file.workflows.map((workflow) => workflow['x-mock-inputs'] ?? {}));
 }
@@ -42,6 +44,15 @@ export async function loadFiles(): Promise<ArazzoFile[]> {
   );
 }
 
+/** A copy of a workflow file in `dir` whose source descriptions are the installed bundles (same file names). */
+export async function withInstalledBundles(file: ArazzoFile, dir: string): Promise<string> {
+  const doc = parse(await readFile(file.path, 'utf8')) as { sourceDescriptions: { url: string }[] };
+  for (const source of doc.sourceDescriptions) source.url = join(distDir, basename(source.url));
+  const copy = join(dir, `${file.name}.arazzo.yaml`);
+  await writeFile(copy, stringify(doc, { lineWidth: 0 }));
+  return copy;
+}
+
 /** What `redocly respect --json-output` writes (the fields read here). */
 export type Executed = {
   type: 'workflow' | 'step';
@@ -50,45 +61,74 @@ export type Executed = {
   status?: string;
   executedSteps?: Executed[];
   checks?: { name: string; passed: boolean; message: string }[];
-  request?: { method: string; url: string };
-  response?: { statusCode: number };
+  request?: { method: string; url: string; headers?: Record<string, string>; body?: unknown };
+  response?: { statusCode: number; body?: unknown; header?: Record<string, string> };
 };
 export type RespectReport = { status: string; files: Record<string, { totalRequests: number; executedWorkflows: Executed[] }> };
 
-type Tally = { workflows: number; passed: number; steps: number; checks: number; failedChecks: string[]; requests: number };
+type Tally = { workflows: number; passed: number; steps: number; checks: number; failed: number; requests: number };
 
-export function tally(report: RespectReport): Tally {
-  const result: Tally = { workflows: 0, passed: 0, steps: 0, checks: 0, failedChecks: [], requests: 0 };
+/** Reads a Respect report into the collector: one testcase per step's operation and check. */
+export function collectReport(report: RespectReport, collector: Collector): Tally {
+  const tally: Tally = { workflows: 0, passed: 0, steps: 0, checks: 0, failed: 0, requests: 0 };
   const walk = (items: Executed[], workflowId: string) => {
     for (const item of items) {
       if (item.type === 'workflow') {
         walk(item.executedSteps ?? [], item.workflowId ?? workflowId);
         continue;
       }
-      result.steps++;
+      tally.steps++;
+      const path = item.request ? new URL(item.request.url).pathname : '/';
+      const method = item.request?.method.toUpperCase() ?? 'GET';
+      const document = documentOf({ path, requestHeaders: lower(item.request?.headers), responseHeaders: lower(item.response?.header) });
+      const template = validatorOf(document).match(method, path)?.path ?? path;
       for (const check of item.checks ?? []) {
-        result.checks++;
-        if (!check.passed) {
-          const where = item.request ? `${item.request.method.toUpperCase()} ${new URL(item.request.url).pathname} → ${item.response?.statusCode}` : '';
-          result.failedChecks.push(`${workflowId}/${item.stepId} ${check.name} ${where}: ${check.message.replace(/\s+/g, ' ').slice(0, 400)}`);
+        tally.checks++;
+        const key = { document, operation: `${method} ${template}`, check: `${workflowId}/${item.stepId}: ${check.name}` };
+        if (check.passed) {
+          collector.record(key);
+          continue;
         }
+        tally.failed++;
+        const body = item.request?.body === undefined ? undefined : JSON.stringify(item.request.body);
+        const request = item.request ? { method, url: item.request.url, headers: item.request.headers ?? {}, ...(body ? { body } : {}) } : undefined;
+        collector.record(key, {
+          message: check.message.replace(/\s+/g, ' ').slice(0, 600),
+          ...(request ? { request, curl: curlOf(request) } : {}),
+          ...(item.response
+            ? {
+                response: {
+                  status: item.response.statusCode,
+                  excerpt: excerpt(typeof item.response.body === 'string' ? item.response.body : JSON.stringify(item.response.body ?? '')),
+                },
+              }
+            : {}),
+        });
       }
     }
   };
   for (const file of Object.values(report.files)) {
-    result.requests += file.totalRequests;
+    tally.requests += file.totalRequests;
     for (const workflow of file.executedWorkflows) {
-      result.workflows++;
-      if (workflow.status === 'success') result.passed++;
+      tally.workflows++;
+      if (workflow.status === 'success') tally.passed++;
       walk(workflow.executedSteps ?? [], workflow.workflowId ?? '?');
     }
   }
-  return result;
+  return tally;
 }
 
-function respect(args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+const lower = (headers: Record<string, string> | undefined) =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+
+/** Runs `redocly respect` on one file; answers its exit code and everything it printed. */
+export function respect(args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [redocly, 'respect', ...args], { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [redocly, 'respect', ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -100,56 +140,66 @@ function respect(args: string[], timeoutMs: number): Promise<{ code: number | nu
   });
 }
 
-async function runAgainst(label: string, files: ArazzoFile[], servers: { api: string; sandbox: string }, mock: boolean, result: SuiteResult) {
-  const total: Tally = { workflows: 0, passed: 0, steps: 0, checks: 0, failedChecks: [], requests: 0 };
-  for (const file of files) {
-    const report = join(reportsDir, `arazzo-${file.name}-${label}.json`);
-    const args = [file.path, '--workflow', ...topLevel(file), '--server', JSON.stringify(servers), '--json-output', report];
-    if (mock) args.push('--input', JSON.stringify(mockInputs(file)));
-    const { code, output } = await respect(args, 120_000);
-    await writeFile(join(reportsDir, `arazzo-${file.name}-${label}.txt`), output);
+/** Runs every workflow file against `servers`; `label` names the raw outputs. */
+export async function runWorkflows(
+  files: ArazzoFile[],
+  servers: { api: string; sandbox: string },
+  inputs: (file: ArazzoFile) => Record<string, string>,
+  dir: string,
+  label: string,
+): Promise<{ collector: Collector; outcome: SuiteOutcome; tally: Tally }> {
+  const collector = new Collector('arazzo');
+  const outcome = emptyOutcome();
+  const total: Tally = { workflows: 0, passed: 0, steps: 0, checks: 0, failed: 0, requests: 0 };
+  await mkdir(dir, { recursive: true });
+  await mapLimit(files, 2, async (file) => {
+    const copy = await withInstalledBundles(file, dir);
+    const report = join(dir, `${file.name}-${label}.json`);
+    const args = [
+      copy,
+      '--workflow',
+      ...topLevel(file),
+      '--server',
+      JSON.stringify(servers),
+      '--json-output',
+      report,
+      '--input',
+      JSON.stringify(inputs(file)),
+    ];
+    const { code, output } = await respect(args, dir, 3_600_000);
+    await writeFile(join(dir, `${file.name}-${label}.txt`), output);
+    outcome.rawOutputs.push(`arazzo/${file.name}-${label}.json`, `arazzo/${file.name}-${label}.txt`);
     let parsed: RespectReport;
     try {
       parsed = JSON.parse(await readFile(report, 'utf8')) as RespectReport;
     } catch {
-      result.problems.push(`${label} ${file.name}: redocly respect exited with ${code} and wrote no report:\n${output.slice(-3000)}`);
-      continue;
+      outcome.errors.push(`${file.name}: redocly respect exited with ${code} and wrote no report:\n${output.slice(-3000)}`);
+      return;
     }
-    const one = tally(parsed);
-    total.workflows += one.workflows;
-    total.passed += one.passed;
-    total.steps += one.steps;
-    total.checks += one.checks;
-    total.requests += one.requests;
-    result.problems.push(...one.failedChecks.map((line) => `${label} ${file.name}: ${line}`));
-    if (code !== 0 && one.failedChecks.length === 0)
-      result.problems.push(`${label} ${file.name}: redocly respect exited with ${code}:\n${output.slice(-3000)}`);
-  }
-  result.lines.push(
-    `${label}: ${total.passed}/${total.workflows} workflows passed (${files.map((f) => f.name).join(', ')}), ${count(total.steps, 'step')}, ` +
-      `${count(total.requests, 'request')}, ${count(total.checks, 'check')}, ${total.failedChecks.length} failed`,
-  );
+    const one = collectReport(parsed, collector);
+    for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += one[key];
+    if (code !== 0 && one.failed === 0) outcome.errors.push(`${file.name}: redocly respect exited with ${code}:\n${output.slice(-3000)}`);
+  });
+  return { collector, outcome, tally: total };
 }
 
-export async function runArazzoSuite(target: Target): Promise<SuiteResult> {
-  const result = newResult('Arazzo workflows (redocly respect)');
-  await mkdir(reportsDir, { recursive: true });
+export async function runArazzoSuite(ctx: SuiteContext): Promise<SuiteOutcome> {
+  if (ctx.sandbox.mode !== 'own-application') {
+    return { ...emptyOutcome(), skipped: ['every workflow enrolls a sandbox user, which needs the sandbox control API (not with --token)'] };
+  }
   const files = await loadFiles();
-  if (!target.sandbox) {
-    result.skipped.push('server: every workflow enrolls a sandbox user, and this server has no sandbox control API');
-  } else {
-    await runAgainst('server', files, { api: target.baseUrl, sandbox: target.baseUrl }, false, result);
-  }
-  // The mock answers every workflow: documented examples, with `Prefer` (x-mock inputs) choosing the error answers.
-  const mocks: Running[] = [];
-  try {
-    const api = await startMock({ version: CURRENT_VERSION });
-    mocks.push(api);
-    const sandbox = await startMock({ version: 'sandbox' });
-    mocks.push(sandbox);
-    await runAgainst('mock', files, { api: api.url, sandbox: sandbox.url }, true, result);
-  } finally {
-    await Promise.all(mocks.map((mock) => mock.stop()));
-  }
-  return result;
+  const key = ctx.sandbox.applicationKey!;
+  const { collector, outcome, tally } = await runWorkflows(
+    files,
+    { api: ctx.baseUrl, sandbox: ctx.baseUrl },
+    () => ({ applicationKey: key }),
+    join(ctx.reportDir, 'arazzo'),
+    'server',
+  );
+  const line =
+    `${tally.passed}/${tally.workflows} workflows passed (${files.map((f) => f.name).join(', ')}), ${tally.steps} steps, ` +
+    `${tally.requests} requests, ${tally.checks} checks, ${tally.failed} failed`;
+  for (const testsuite of collector.testsuites()) collector.note(testsuite.document, line);
+  outcome.testsuites = collector.testsuites();
+  return outcome;
 }

@@ -14,6 +14,8 @@ export type JourneyContext<V extends Version> = {
   api: (token: string) => AggregationClient<V>;
   /** The sandbox control API client, authenticated when a token (or else an application key) is given. */
   sandbox: (token?: string, applicationKey?: string) => SandboxClient;
+  /** The run's own application: every sandbox user of the journey is enrolled in it. */
+  applicationKey: string;
   /** Where webhook events should be delivered, when something here listens; otherwise the setting is kept. */
   webhookUrl?: string;
 };
@@ -50,7 +52,8 @@ async function enroll(steps: Steps, sandbox: SandboxClient, username: string): P
 export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Promise<Steps> {
   const steps = new Steps();
   const v = ctx.version;
-  const anonymous = ctx.sandbox();
+  // Enrollments made with the run's application key belong to it, not to the server's default application.
+  const anonymous = ctx.sandbox(undefined, ctx.applicationKey);
 
   await steps.ok(`createSandboxEnrollment with a wrong password`, async () => {
     const { response } = await anonymous.POST('/sandbox/enrollments', { body: { username: 'username', password: 'wrong' } });
@@ -165,7 +168,7 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
   // An application of its own on the older version: an enrollment made with its key, its version upgraded and rolled back.
   await steps.ok('getSandboxApplication', () => sandboxCall(sandbox.GET('/sandbox/application'), 200));
   const application = await steps.ok('createSandboxApplication', () =>
-    sandboxCall(anonymous.POST('/sandbox/applications', { body: { default_version: OLDEST_VERSION } }), 201),
+    sandboxCall(ctx.sandbox().POST('/sandbox/applications', { body: { default_version: OLDEST_VERSION } }), 201),
   );
   const owned = application && (await enroll(steps, ctx.sandbox(undefined, application.key), 'username'));
   if (owned) {

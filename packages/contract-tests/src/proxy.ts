@@ -1,50 +1,74 @@
-// Suite 1: the server behind Prism's validation proxy (one per document, `--errors`), driven by the scripted client
-// journey of each version. Prism reports what breaks the description in the `sl-violations` header of the answer
-// (and, with --errors, turns the answer into an error); every reported violation fails the suite.
-
+// The server behind Prism's validation proxy (one per document, `--errors`), driven by the scripted client journey of
+// each version. Prism reports what breaks the description in the `sl-violations` header of the answer (and, with
+// --errors, turns the answer into an error); every reported violation fails the testcase of its operation.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createClient, createSandboxClient, type Version } from '@aggregation/client';
 import { type Running, startValidationProxy } from '@aggregation/mock';
-import { ContractValidator, type DocumentName, loadBundle, operationsOf } from '@aggregation/openapi/contract';
+import { type DocumentName, operationsOf } from '@aggregation/openapi/contract';
 import { CURRENT_VERSION, DOCUMENT_NAMES, VERSIONS } from '@aggregation/openapi/versions';
+import { validatorOf } from './coverage.ts';
 import { eventTypes, runJourney } from './journey.ts';
-import { count, newResult, type SuiteResult } from './report.ts';
-import type { Target } from './target.ts';
+import { Collector } from './report/collect.ts';
+import { curlOf, excerpt } from './report/curl.ts';
+import { emptyOutcome, type SuiteContext, type SuiteOutcome } from './suite.ts';
 import { startWebhookReceiver, validateDelivery, waitForDeliveries } from './webhook-receiver.ts';
 
-type Exchange = { document: DocumentName; method: string; path: string; status: number; violations: { severity: string; message: string }[] };
+type Exchange = {
+  document: DocumentName;
+  method: string;
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+  answer: string;
+  violations: string[];
+};
 
 /** A fetch that records each exchange with the violations the proxy reported for it. */
 function recordingFetch(document: DocumentName, exchanges: Exchange[]) {
   return async (request: Request): Promise<Response> => {
+    const body = request.body ? await request.clone().text() : '';
     const response = await fetch(request);
     const header = response.headers.get('sl-violations');
     const violations = header ? (JSON.parse(header) as { severity: string; message: string; location?: string[] }[]) : [];
+    const answer = violations.length ? await response.clone().text() : '';
     exchanges.push({
       document,
       method: request.method,
+      url: request.url,
       path: new URL(request.url).pathname,
+      headers: Object.fromEntries(request.headers),
+      body,
       status: response.status,
-      violations: violations.map((v) => ({ severity: v.severity, message: `${v.location?.join('.') ?? ''}: ${v.message}` })),
+      answer,
+      violations: violations.map((v) => `[${v.severity}] ${v.location?.join('.') ?? ''}: ${v.message}`),
     });
     return response;
   };
 }
 
-export async function runProxySuite(target: Target): Promise<SuiteResult> {
-  const result = newResult("Server under Prism's validation proxy (--errors), scripted client journey");
-  if (!target.sandbox) {
-    result.skipped.push('the journey enrolls sandbox users, and this server has no sandbox control API');
-    return result;
+export async function runProxySuite(ctx: SuiteContext): Promise<SuiteOutcome> {
+  if (ctx.sandbox.mode !== 'own-application') {
+    return { ...emptyOutcome(), skipped: ['the journey enrolls sandbox users, which needs the sandbox control API (not with --token)'] };
   }
+  if (ctx.options.quick) {
+    return { ...emptyOutcome(), skipped: ["Prism's validation proxy and the scripted journeys: not with --quick (the default run has them)"] };
+  }
+  const collector = new Collector('proxy');
+  const outcome = emptyOutcome();
+  const versions = VERSIONS;
   const documents = DOCUMENT_NAMES;
   const proxies = new Map<DocumentName, Running>();
   const receiver = await startWebhookReceiver();
   const exchanges: Exchange[] = [];
   try {
-    for (const document of documents) proxies.set(document, await startValidationProxy({ version: document, upstream: target.baseUrl }));
+    // One at a time: each Prism is a heavy start, and the other suites are running.
+    for (const document of documents) proxies.set(document, await startValidationProxy({ version: document, upstream: ctx.baseUrl }));
     const sandboxUrl = proxies.get('sandbox')!.url;
     let firedEvents = 0;
-    for (const version of VERSIONS satisfies readonly Version[]) {
+    for (const version of versions satisfies readonly Version[]) {
       const apiUrl = proxies.get(version)!.url;
       const steps = await runJourney({
         version,
@@ -55,57 +79,81 @@ export async function runProxySuite(target: Target): Promise<SuiteResult> {
             fetch: recordingFetch('sandbox', exchanges),
             ...(token ? { token } : applicationKey ? { applicationKey } : {}),
           }),
-        ...(target.local ? { webhookUrl: receiver.url } : {}),
+        applicationKey: ctx.sandbox.applicationKey!,
+        // Only a server started here can reach a receiver on this machine; elsewhere the webhook URL stays as it is.
+        ...(ctx.server.startedHere ? { webhookUrl: receiver.url } : {}),
       });
       firedEvents += eventTypes.length;
-      result.lines.push(`journey ${version}: ${count(steps.count, 'step')}, ${count(steps.problems.length, 'unexpected answer')}`);
-      result.problems.push(...steps.problems);
+      for (const step of steps.results) {
+        collector.record({ document: version, check: `journey: ${step.name}` }, step.problem === undefined ? undefined : { message: step.problem });
+      }
+      collector.note(version, `journey ${version}: ${steps.count} steps, ${steps.problems.length} unexpected answers`);
     }
 
     // Stopped first so that their logs are complete.
     await Promise.all([...proxies.values()].map((proxy) => proxy.stop()));
+    await mkdir(join(ctx.reportDir, 'proxy'), { recursive: true });
     for (const document of documents) {
-      const doc = loadBundle(document);
-      const validator = new ContractValidator(doc);
+      const validator = validatorOf(document);
       const mine = exchanges.filter((e) => e.document === document);
-      const covered = new Set(mine.map((e) => validator.match(e.method, e.path)?.operation.operationId).filter(Boolean));
-      const operations = operationsOf(doc);
-      const violations = mine.flatMap((e) => e.violations.map((v) => `${e.method} ${e.path} ${e.status}: [${v.severity}] ${v.message}`));
-      // With --errors Prism also logs each answer it replaced; a violation without the header still counts.
-      const logged = proxies
-        .get(document)!
-        .log()
-        .split('\n')
-        .filter((line) => /VIOLATIONS|Violation:/.test(line));
-      result.lines.push(
-        `${document}: ${covered.size}/${operations.length} operations, ${count(mine.length, 'request')}, ${count(violations.length, 'violation')}` +
-          ` (${count(logged.length, 'answer')} replaced by the proxy)`,
+      for (const exchange of mine) {
+        const matched = validator.match(exchange.method, exchange.path);
+        const key = { document, operation: `${exchange.method} ${matched?.path ?? exchange.path}`, check: 'prism validation' };
+        const request = { method: exchange.method, url: exchange.url, headers: exchange.headers, ...(exchange.body ? { body: exchange.body } : {}) };
+        collector.record(
+          key,
+          exchange.violations.length
+            ? {
+                message: exchange.violations.join('\n'),
+                request,
+                response: { status: exchange.status, excerpt: excerpt(exchange.answer) },
+                curl: curlOf(request),
+              }
+            : undefined,
+        );
+      }
+      const called = new Set(mine.map((e) => validator.match(e.method, e.path)?.operation.operationId).filter(Boolean));
+      const missed = operationsOf(validator.doc)
+        .map((o) => o.operationId)
+        .filter((id) => !called.has(id));
+      collector.record(
+        { document, check: 'journey: every operation called' },
+        missed.length ? { message: `not called: ${missed.join(', ')}` } : undefined,
       );
-      const missed = operations.filter((o) => !covered.has(o.operationId)).map((o) => o.operationId);
-      if (missed.length) result.problems.push(`${document}: the journey did not call ${missed.join(', ')}`);
-      result.problems.push(...violations);
-      if (logged.length && !violations.length) result.problems.push(...logged.map((line) => `${document} proxy log: ${line.trim()}`));
+      const log = proxies.get(document)!.log();
+      const file = `proxy/prism-${document}.log`;
+      await writeFile(join(ctx.reportDir, file), log);
+      outcome.rawOutputs.push(file);
+      collector.note(
+        document,
+        `${called.size} operations through Prism, ${mine.length} requests, ${mine.filter((e) => e.violations.length).length} with violations`,
+      );
     }
 
     // Prism ignores `webhooks`: the delivered events are validated here, against the current version's webhooks.
-    // A server elsewhere cannot be expected to reach a receiver on this machine; its webhook URL was left alone.
-    if (!target.local) {
-      result.skipped.push('webhook deliveries: only checked for the server started here (yours may not reach this machine)');
-      return result;
+    if (!ctx.server.startedHere) {
+      outcome.skipped.push('webhook deliveries: only checked for a server started here (a server elsewhere may not reach this machine)');
+    } else {
+      const arrived = await waitForDeliveries(receiver, firedEvents, 10_000);
+      const current = validatorOf(CURRENT_VERSION);
+      for (const delivery of receiver.deliveries) {
+        const type = /"type"\s*:\s*"([^"]+)"/.exec(delivery.body)?.[1] ?? 'unknown';
+        const problems = validateDelivery(CURRENT_VERSION, current, delivery);
+        collector.record(
+          { document: CURRENT_VERSION, operation: `webhook ${type}`, check: 'event schema' },
+          problems.length ? { message: problems.join('\n'), response: { status: 0, excerpt: excerpt(delivery.body) } } : undefined,
+        );
+      }
+      collector.record(
+        { document: CURRENT_VERSION, check: 'webhooks: every fired event delivered' },
+        arrived < firedEvents ? { message: `only ${arrived} of ${firedEvents} fired events arrived within 10 s` } : undefined,
+      );
+      collector.note(CURRENT_VERSION, `webhooks: ${arrived} events delivered (${firedEvents} fired, the rest sent by state changes)`);
     }
-    const arrived = await waitForDeliveries(receiver, firedEvents, 10_000);
-    const current = ContractValidator.forDocument(CURRENT_VERSION);
-    const webhookProblems = receiver.deliveries.flatMap((delivery) => validateDelivery(CURRENT_VERSION, current, delivery));
-    const types = new Set(receiver.deliveries.map((d) => /"type"\s*:\s*"([^"]+)"/.exec(d.body)?.[1]));
-    result.lines.push(
-      `webhooks: ${count(arrived, 'event')} delivered (${firedEvents} fired, the rest sent by state changes), ${types.size} types, ` +
-        count(webhookProblems.length, 'violation'),
-    );
-    if (arrived < firedEvents) result.problems.push(`webhooks: only ${arrived} of ${firedEvents} fired events arrived within 10 s`);
-    result.problems.push(...webhookProblems);
   } finally {
     await Promise.all([...proxies.values()].map((proxy) => proxy.stop()));
     await receiver.close();
   }
-  return result;
+  outcome.testsuites = collector.testsuites();
+  return outcome;
 }

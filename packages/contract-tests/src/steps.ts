@@ -4,15 +4,24 @@ import { ApiError } from '@aggregation/client';
 
 export class Steps {
   readonly problems: string[] = [];
+  /** Each step by name, with its problem when it had one. */
+  readonly results: { name: string; problem?: string }[] = [];
   count = 0;
+
+  private done(name: string, problem?: string): void {
+    this.results.push(problem === undefined ? { name } : { name, problem });
+    if (problem !== undefined) this.problems.push(`${name}: ${problem}`);
+  }
 
   /** Runs a step that must succeed; answers undefined (and records why) when it does not. */
   async ok<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
     this.count++;
     try {
-      return await run();
+      const value = await run();
+      this.done(name);
+      return value;
     } catch (error) {
-      this.problems.push(`${name}: ${describe(error)}`);
+      this.done(name, describe(error));
       return undefined;
     }
   }
@@ -22,22 +31,23 @@ export class Steps {
     this.count++;
     try {
       await run();
-      this.problems.push(`${name}: succeeded, expected ${status}${code ? ` ${code}` : ''}`);
+      this.done(name, `succeeded, expected ${status}${code ? ` ${code}` : ''}`);
     } catch (error) {
       if (!(error instanceof ApiError)) {
-        this.problems.push(`${name}: ${describe(error)}`);
+        this.done(name, describe(error));
         return;
       }
       const codeMatches = !code || error.code === code || error.code?.startsWith(`${code}.`);
-      if (error.status !== status || !codeMatches) {
-        this.problems.push(`${name}: answered ${error.status} ${error.code}, expected ${status}${code ? ` ${code}` : ''}`);
-      }
+      this.done(
+        name,
+        error.status !== status || !codeMatches ? `answered ${error.status} ${error.code}, expected ${status}${code ? ` ${code}` : ''}` : undefined,
+      );
     }
   }
 
   /** Records a problem when a condition about an answer does not hold. */
   expect(name: string, condition: boolean, detail: string): void {
-    if (!condition) this.problems.push(`${name}: ${detail}`);
+    this.done(`${name} (as expected)`, condition ? undefined : detail);
   }
 }
 

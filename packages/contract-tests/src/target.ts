@@ -1,103 +1,150 @@
-// The server under test: either this repository's server, started here on a free port with a fresh database in a
-// temporary directory, or a server the user names with --base-url (and, without a sandbox control API, --token).
+// The server under test and the sandbox the run works in. A server elsewhere is named with --base-url; without it the
+// run starts @aggregation/server here (an optional peer dependency) on a fresh SQLite file. When the server offers
+// `POST /sandbox/applications`, the run creates an application of its own and makes every enrollment with its key, so
+// that the default application's webhook URL, secrets and deliveries stay as they were; given --token, it works with
+// that token only (in the token's application) and enrolls nobody.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type Enrollment = { token: string; accounts: { id: string; name: string; subtype: string; status: string }[] };
+/** A problem of the setup, not of the contract: the command exits 2 with its message. */
+export class SetupError extends Error {}
 
-export type Target = {
+export type Server = {
   baseUrl: string;
-  /** The repository's server, started by this run (its logs and its reach are known). */
-  local: boolean;
-  /** Whether the server serves the sandbox control API (POST /sandbox/enrollments and the rest). */
-  sandbox: boolean;
-  /** A token for the suites that need no particular sandbox user; fresh per call when the sandbox is served. */
-  token(): Promise<string>;
-  /** Enrolls a sandbox user (password `password`); only when `sandbox` is true. */
-  enroll(username: string): Promise<Enrollment>;
-  /** Unexpected errors the server logged (only known for the server started here). */
+  /** Started by this run: its logged errors are known, and it can reach a webhook receiver on this machine. */
+  startedHere: boolean;
+  /** Unexpected errors the server logged (only known for a server started here). */
   serverErrors: string[];
   close(): Promise<void>;
 };
 
-export async function enrollSandboxUser(baseUrl: string, username: string, attempts = 2): Promise<Enrollment> {
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/sandbox/enrollments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password: 'password' }),
-    });
-  } catch (error) {
-    // A kept-alive connection the server closes just as a request leaves on it fails that request, and fetch
-    // retries no POST: enroll again (one more sandbox enrollment is harmless).
-    if (attempts > 1) return enrollSandboxUser(baseUrl, username, attempts - 1);
-    throw error;
-  }
-  if (response.status !== 201) throw new Error(`POST /sandbox/enrollments (${username}) answered ${response.status}: ${await response.text()}`);
-  const body = (await response.json()) as { access_token: string; accounts: Enrollment['accounts'] };
-  return { token: body.access_token, accounts: body.accounts };
-}
+export type Enrollment = { token: string; accounts: { id: string; name: string; subtype: string; status: string; links?: Record<string, string> }[] };
 
-/**
- * Starts the repository's server in this process on 127.0.0.1 and a free port, on an empty SQLite file, or on the
- * empty PostgreSQL database `databaseUrl` names.
- */
-export async function startLocalTarget(databaseUrl?: string): Promise<Target> {
-  // Imported here so that checking a server elsewhere does not need this one to load.
-  const { startServer } = await import('@aggregation/server');
+export type Sandbox = {
+  mode: 'own-application' | 'token';
+  /** The key of the run's own application (HTTP Basic username of `POST /sandbox/enrollments`). */
+  applicationKey?: string;
+  /** Whether fresh sandbox users can be enrolled (suites that need particular users run only then). */
+  enrolls: boolean;
+  /** A token of a healthy user (`username`): a fresh enrollment in the run's application, or the given token. */
+  token(): Promise<string>;
+  enroll(username: string): Promise<Enrollment>;
+  /** Stops the run's application from sending more deliveries (its webhook URL back to none). */
+  close(): Promise<void>;
+};
+
+const basic = (credential: string) => `Basic ${btoa(`${credential}:`)}`;
+
+/** Starts this repository's server (when installed) on 127.0.0.1 and a free port, on a fresh SQLite file or `databaseUrl`. */
+export async function startLocalServer(databaseUrl?: string): Promise<Server> {
+  let server: typeof import('@aggregation/server');
+  try {
+    server = await import('@aggregation/server');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new SetupError(
+      'no --base-url given, and @aggregation/server (which this command starts when no server is named) is not installed: ' +
+        'pass --base-url <url> of the server to check, or install @aggregation/server beside this package',
+    );
+  }
   const dir = await mkdtemp(join(tmpdir(), 'contract-tests-'));
   const serverErrors: string[] = [];
-  const server = await startServer({
+  const running = await server.startServer({
     port: 0,
     hostname: '127.0.0.1',
     ...(databaseUrl ? { databaseUrl } : { databasePath: join(dir, 'sandbox.sqlite') }),
     logError: (error) => void serverErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)),
   });
-  const baseUrl = server.url;
   return {
-    baseUrl,
-    local: true,
-    sandbox: true,
-    token: async () => (await enrollSandboxUser(baseUrl, 'username')).token,
-    enroll: (username) => enrollSandboxUser(baseUrl, username),
+    baseUrl: running.url,
+    startedHere: true,
     serverErrors,
     async close() {
-      await server.close();
+      await running.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
 }
 
-/** A server elsewhere. Its sandbox control API is used when it answers; otherwise `token` must be given. */
-export async function externalTarget(baseUrl: string, token: string | undefined): Promise<Target> {
+/** A server elsewhere: checks that it answers at all (a setup problem otherwise). */
+export async function externalServer(baseUrl: string): Promise<Server> {
   const url = baseUrl.replace(/\/+$/, '');
-  let sandbox: boolean;
   try {
-    const probe = await fetch(`${url}/sandbox/enrollments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'username', password: 'password' }),
-    });
+    const probe = await fetch(`${url}/`, { signal: AbortSignal.timeout(30_000) });
     await probe.body?.cancel();
-    sandbox = probe.status === 201;
   } catch (error) {
-    throw new Error(`cannot reach ${url}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+    throw new SetupError(`cannot reach ${url}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
   }
-  if (!sandbox && !token) {
-    throw new Error(`${url} has no sandbox control API (POST /sandbox/enrollments failed): pass a sandbox token with --token`);
+  return { baseUrl: url, startedHere: false, serverErrors: [], close: async () => {} };
+}
+
+async function post(url: string, body: unknown, credential: string | undefined, attempts = 2): Promise<Response> {
+  try {
+    return await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(credential ? { authorization: basic(credential) } : {}) },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    // A kept-alive connection the server closes just as a request leaves on it fails that request, and fetch retries
+    // no POST: send it again (one more sandbox application or enrollment is harmless).
+    if (attempts > 1) return post(url, body, credential, attempts - 1);
+    throw error;
   }
+}
+
+export async function enrollSandboxUser(baseUrl: string, username: string, applicationKey: string | undefined): Promise<Enrollment> {
+  const response = await post(`${baseUrl}/sandbox/enrollments`, { username, password: 'password' }, applicationKey);
+  if (response.status !== 201) throw new Error(`POST /sandbox/enrollments (${username}) answered ${response.status}: ${await response.text()}`);
+  const body = (await response.json()) as { access_token: string; accounts: Enrollment['accounts'] };
+  return { token: body.access_token, accounts: body.accounts };
+}
+
+/** The sandbox the run works in: an application of its own, or the given token's. */
+export async function openSandbox(baseUrl: string, token: string | undefined): Promise<Sandbox> {
+  if (token) {
+    return {
+      mode: 'token',
+      enrolls: false,
+      token: async () => token,
+      enroll: () => Promise.reject(new Error('with --token the run enrolls no sandbox user')),
+      close: async () => {},
+    };
+  }
+  const created = await post(`${baseUrl}/sandbox/applications`, {}, undefined);
+  if (created.status !== 201) {
+    const text = (await created.text()).slice(0, 300);
+    throw new SetupError(
+      created.status === 404 || created.status === 405
+        ? `${baseUrl} has no sandbox control API (POST /sandbox/applications answered ${created.status}): pass a sandbox token with --token`
+        : `${baseUrl} refused to create the run's sandbox application (POST /sandbox/applications answered ${created.status}: ${text}); pass a sandbox token with --token instead`,
+    );
+  }
+  const { key } = (await created.json()) as { key: string };
+  const tokens: string[] = [];
+  const enroll = async (username: string) => {
+    const enrollment = await enrollSandboxUser(baseUrl, username, key);
+    tokens.push(enrollment.token);
+    return enrollment;
+  };
   return {
-    baseUrl: url,
-    local: false,
-    sandbox,
-    token: async () => token ?? (await enrollSandboxUser(url, 'username')).token,
-    enroll: (username) => {
-      if (!sandbox) throw new Error(`${url} has no sandbox control API`);
-      return enrollSandboxUser(url, username);
+    mode: 'own-application',
+    applicationKey: key,
+    enrolls: true,
+    token: async () => (await enroll('username')).token,
+    enroll,
+    async close() {
+      // Any token of the application changes its settings; the first one may have been revoked by a removal.
+      for (const owned of tokens) {
+        const response = await fetch(`${baseUrl}/sandbox/webhook`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', authorization: basic(owned) },
+          body: JSON.stringify({ url: null }),
+        }).catch(() => undefined);
+        await response?.body?.cancel();
+        if (response?.ok) return;
+      }
     },
-    serverErrors: [],
-    close: async () => {},
   };
 }

@@ -1,11 +1,14 @@
 // The Arazzo workflows name real operations of the bundles, and the runner reads Respect's report correctly.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { type OpenApiDocument, operationsOf } from '@aggregation/openapi/contract';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { distDir, type OpenApiDocument, operationsOf } from '@aggregation/openapi/contract';
 import { describe, test } from 'vitest';
 import { parse } from 'yaml';
-import { loadFiles, mockInputs, type RespectReport, tally, topLevel } from '../src/arazzo.ts';
+import { collectReport, loadFiles, mockInputs, type RespectReport, topLevel, withInstalledBundles } from '../src/arazzo.ts';
+import { Collector } from '../src/report/collect.ts';
 
 const files = await loadFiles();
 
@@ -39,6 +42,26 @@ for (const file of files) {
       }
     });
 
+    test('the copy that runs names the installed bundles, whatever the directory', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'arazzo-copy-'));
+      try {
+        const copy = parse(readFileSync(await withInstalledBundles(file, dir), 'utf8')) as typeof doc;
+        for (const source of copy.sourceDescriptions) {
+          assert.equal(dirname(source.url), distDir);
+          assert.ok(existsSync(source.url), source.url);
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    test("its sandbox users are enrolled with the run's application key", () => {
+      const text = readFileSync(file.path, 'utf8');
+      const enrollments = text.match(/createSandboxEnrollment/g)?.length ?? 0;
+      assert.ok(enrollments > 0);
+      assert.equal(text.match(/username: \$inputs\.applicationKey/g)?.length, enrollments);
+    });
+
     test('exactly one journey runs on its own', () => {
       assert.equal(topLevel(file).length, 1);
     });
@@ -58,7 +81,7 @@ test('the helper workflow that pages is not run on its own', () => {
   assert.deepEqual(topLevel(accountData), ['readAccountData']);
 });
 
-test("Respect's report: nested workflows are walked, failed checks are listed with their request", () => {
+test("Respect's report: nested workflows are walked, each step's checks become testcases, a failure keeps its request", () => {
   const report: RespectReport = {
     status: 'error',
     files: {
@@ -90,7 +113,16 @@ test("Respect's report: nested workflows are walked, failed checks are listed wi
       },
     },
   };
-  const result = tally(report);
-  assert.deepEqual([result.workflows, result.passed, result.steps, result.checks, result.requests], [1, 0, 2, 2, 3]);
-  assert.deepEqual(result.failedChecks, ['child/two status code check GET /accounts → 500: expected 200']);
+  const collector = new Collector('arazzo');
+  const result = collectReport(report, collector);
+  assert.deepEqual([result.workflows, result.passed, result.steps, result.checks, result.failed, result.requests], [1, 0, 2, 2, 1, 3]);
+  const testcases = collector.testsuites().flatMap((s) => s.testcases.map((t) => ({ suite: s.name, name: t.name, status: t.status })));
+  assert.deepEqual(testcases, [
+    { suite: 'arazzo 2020-10-12', name: 'GET / · main/one: schema check', status: 'passed' },
+    { suite: 'arazzo 2020-10-12', name: 'GET /accounts · child/two: status code check', status: 'failed' },
+  ]);
+  const failure = collector.testsuites()[0]!.testcases[1]!.failures[0]!;
+  assert.equal(failure.message, 'expected 200');
+  assert.equal(failure.curl, "curl -i -X GET 'http://127.0.0.1:1/accounts'");
+  assert.equal(failure.response?.status, 500);
 });

@@ -1,3 +1,5 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
 export { skipWhenMissing } from './missing.ts';
-export { which } from './which.ts';
+export { exitWithParent, ownerGone, ownerMark, type Printed, printedBy, stopOnExit } from './processes.ts';
+export { type RunOutcome, type SummaryTask, TestRunTally } from './test-run.ts';
+export { machineNode, which } from './which.ts';

@@ -16,3 +16,11 @@ export function which(name: string, accept: (dir: string) => boolean = () => tru
   }
   return undefined;
 }
+
+/**
+ * The machine's own Node.js: the first `node` on PATH outside node_modules, which npm scripts put first with the
+ * project's pinned Node.js 24. What a user runs a package or an example with.
+ */
+export function machineNode(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return which('node', (dir) => !dir.includes('node_modules'), env);
+}

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { skipWhenMissing } from '@aggregation/test-support';
+import { skipWhenMissing, stopOnExit } from '@aggregation/test-support';
 
 export const repoRoot = join(import.meta.dirname, '..', '..', '..', '..');
 
@@ -34,13 +34,17 @@ export function freePort(): Promise<number> {
 
 export type RunningPrism = { baseUrl: string; stop(): Promise<void>; output(): string };
 
-export async function startPrism(bundle: string, timeoutMs = 30_000): Promise<RunningPrism> {
+/** Prism's mock of `bundle` on a free port, once it says it listens (however long that takes); fails if it exits first. */
+export async function startPrism(bundle: string): Promise<RunningPrism> {
   const port = await freePort();
   const bin = join(repoRoot, 'node_modules', '.bin', 'prism');
   const child: ChildProcess = spawn(bin, ['mock', '-h', '127.0.0.1', '-p', String(port), bundle], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Stopped with the test process, however a signal ends it.
+  const forget = stopOnExit(() => child.kill('SIGKILL'));
+  child.once('exit', forget);
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -55,12 +59,13 @@ export async function startPrism(bundle: string, timeoutMs = 30_000): Promise<Ru
     clearTimeout(timer);
   };
 
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Prism exited early:\n${output}`);
-    if (output.includes('Prism is listening')) return { baseUrl, stop, output: () => output };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await stop();
-  throw new Error(`Prism did not start within ${timeoutMs} ms:\n${output}`);
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (output.includes('Prism is listening')) resolve();
+      else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`Prism exited early:\n${output}`));
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', check);
+  });
+  return { baseUrl, stop, output: () => output };
 }

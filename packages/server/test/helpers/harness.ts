@@ -157,7 +157,10 @@ export interface Receiver {
   respond: (request: IncomingMessage, attempt: number) => number;
   /** Delay before answering the first request, in ms (for timeouts). */
   delayFirst: number;
-  /** Resolves once `count` events (matching `filter`) arrived. */
+  /**
+   * Resolves once `count` events (matching `filter`) arrived: however long a loaded machine takes (the test's own
+   * timeout is the limit), or within `timeoutMs` when given.
+   */
   waitFor(count: number, filter?: (event: any) => boolean, timeoutMs?: number): Promise<ReceivedEvent[]>;
   close(): Promise<void>;
 }
@@ -172,8 +175,8 @@ export async function receiver(secrets: () => string[], version: DocumentName = 
     rejected,
     respond: () => 204,
     delayFirst: 0,
-    async waitFor(count, filter = () => true, timeoutMs = 5_000) {
-      const deadline = Date.now() + timeoutMs;
+    async waitFor(count, filter = () => true, timeoutMs) {
+      const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
       for (;;) {
         const matching = events.filter((received) => filter(received.event));
         if (matching.length >= count) return matching;
@@ -216,9 +219,9 @@ export async function receiver(secrets: () => string[], version: DocumentName = 
   return state;
 }
 
-/** Waits until `check` holds (polling). */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** Waits until `check` holds (polling): as long as the test's own timeout allows, or `timeoutMs` when given. */
+export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs?: number): Promise<void> {
+  const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 20));

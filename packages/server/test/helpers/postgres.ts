@@ -1,16 +1,18 @@
 // A PostgreSQL server for tests. TEST_DATABASE_URL (or DATABASE_URL) names one to use;
 // otherwise a private throwaway cluster is made with the machine's initdb and pg_ctl (run as
 // the `postgres` user when we are root, since initdb refuses root), on a free port with its
-// Unix socket in its temp dir, and stopped at the end. Each `database()` is a fresh database,
+// Unix socket in its temp dir, and stopped at the end: by `stop()`, and when the test process exits or is
+// ended by a signal. Its dir records the owning process; a cluster whose owner was killed outright (SIGKILL
+// runs no handler) is stopped and removed by the next start of one. Each `database()` is a fresh database,
 // dropped by `stop()`. Without PostgreSQL the tests that need it skip with the reason, except
 // with CI=true, where they fail.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@aggregation/mock';
-import { skipWhenMissing } from '@aggregation/test-support';
+import { ownerGone, ownerMark, skipWhenMissing, stopOnExit } from '@aggregation/test-support';
 import pg from 'pg';
 
 export interface TestPostgres {
@@ -23,6 +25,8 @@ export interface TestPostgres {
   database(durable?: boolean): Promise<string>;
   /** Drops the databases made here and stops the private cluster, if one was started. */
   stop(): Promise<void>;
+  /** The private cluster's folder (its data, socket, log and owner file); undefined when the server is not ours. */
+  clusterDir?: string;
   /**
    * Stops the private cluster's server for an outage (`start()` brings it back on the same port and data);
    * undefined when the server is not ours to stop (TEST_DATABASE_URL, DATABASE_URL).
@@ -74,12 +78,50 @@ function asOwner(command: string, args: string[]): [string, string[]] {
 
 interface Cluster {
   url: string;
+  dir: string;
   stop(): void;
   outage: Outage;
 }
 
+const CLUSTER_PREFIX = 'server-pg-';
+/** The file in a cluster's folder naming the process that owns it (`ownerMark`). */
+const OWNER_FILE = 'owner';
+
+function runAsOwner(bin: string, program: string, args: string[]): void {
+  const [command, argv] = asOwner(join(bin, program), args);
+  execFileSync(command, argv, { stdio: 'pipe' });
+}
+
+/** Stops and removes the clusters whose owning test process is gone without stopping them (killed by SIGKILL). */
+export function sweepAbandonedClusters(bin: string): string[] {
+  const swept: string[] = [];
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(CLUSTER_PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    let owner: string;
+    try {
+      owner = readFileSync(join(dir, OWNER_FILE), 'utf8');
+    } catch {
+      continue; // Not marked: being made right now, or not made by this helper.
+    }
+    if (!ownerGone(owner)) continue;
+    if (existsSync(join(dir, 'data', 'postmaster.pid'))) {
+      try {
+        runAsOwner(bin, 'pg_ctl', ['stop', '-D', join(dir, 'data'), '-m', 'immediate', '-w']);
+      } catch {
+        // Not running any more.
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    swept.push(dir);
+  }
+  return swept;
+}
+
 async function startCluster(bin: string): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'server-pg-'));
+  sweepAbandonedClusters(bin);
+  const dir = mkdtempSync(join(tmpdir(), CLUSTER_PREFIX));
+  writeFileSync(join(dir, OWNER_FILE), ownerMark());
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
@@ -87,12 +129,11 @@ async function startCluster(bin: string): Promise<Cluster> {
   }
   const data = join(dir, 'data');
   const log = join(dir, 'postgres.log');
-  const run = (program: string, args: string[]) => {
-    const [command, argv] = asOwner(join(bin, program), args);
-    execFileSync(command, argv, { stdio: 'pipe' });
-  };
+  const run = (program: string, args: string[]) => runAsOwner(bin, program, args);
   let started = false;
+  let forget: () => void = () => undefined;
   const stop = () => {
+    forget();
     if (started) {
       started = false;
       try {
@@ -111,8 +152,8 @@ async function startCluster(bin: string): Promise<Cluster> {
     const startOnce = () => run('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '30', '-o', settings]);
     startOnce();
     started = true;
-    // A test process that dies without stop() must not leave a server behind.
-    process.once('exit', stop);
+    // A test process that exits or is ended by a signal without stop() must not leave a server behind.
+    forget = stopOnExit(stop);
     const outage: Outage = {
       stop: () => run('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']),
       start: startOnce,
@@ -133,7 +174,7 @@ async function startCluster(bin: string): Promise<Cluster> {
         }
       },
     };
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, outage };
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dir, stop, outage };
   } catch (error) {
     const output = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '';
     stop();
@@ -182,7 +223,7 @@ export async function testPostgres(): Promise<TestPostgres> {
   const made: string[] = [];
   return {
     skip: false,
-    ...(cluster ? { outage: cluster.outage } : {}),
+    ...(cluster ? { outage: cluster.outage, clusterDir: cluster.dir } : {}),
     async database(durable = false) {
       const name = `test_${randomBytes(6).toString('hex')}`;
       await admin.query(`CREATE DATABASE ${name}`);

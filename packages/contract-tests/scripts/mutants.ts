@@ -1,0 +1,105 @@
+// `npm run test:mutants -w @aggregation/contract-tests`: the mutation self-test. Each broken server of
+// mutants/breaks.ts (a proxy in front of this repository's server that breaks one promise of the description) is
+// checked by the contract tests' command as a user runs it (`--base-url`, `--quick`), which must exit 1 with a failed
+// testcase in junit.xml naming the check that caught it; the unbroken server, through the same proxy, must pass.
+//
+//   --bin <path>    the command to run (default: this package's built dist/cli.js; an installed bin works too)
+//   --only <names>  some of the mutants, comma-separated
+//   --jobs <n>      runs at a time (default 2)
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { XMLParser } from 'fast-xml-parser';
+import { mapLimit } from '../src/concurrency.ts';
+import { startLocalServer } from '../src/target.ts';
+import { type Mutant, mutants, unbroken } from './mutants/breaks.ts';
+import { startBrokenServer } from './mutants/proxy.ts';
+
+const options = new Command('test:mutants')
+  .addOption(new Option('--bin <path>', 'the contract tests command').default(join(import.meta.dirname, '..', 'dist', 'cli.js')))
+  .addOption(new Option('--only <names>', 'mutants to run, comma-separated'))
+  .addOption(new Option('--jobs <n>', 'runs at a time').default('2'))
+  .parse()
+  .opts<{ bin: string; only?: string; jobs: string }>();
+
+const chosen = options.only ? mutants.filter((m) => options.only!.split(',').includes(m.name)) : mutants;
+
+/** The failed testcases of a junit.xml, as `<testsuite>: <testcase>`. */
+async function failedTestcases(file: string): Promise<string[]> {
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testsuite' || name === 'testcase' });
+  const xml = parser.parse(await readFile(file, 'utf8')) as {
+    testsuites: { testsuite?: { name: string; testcase?: { name: string; failure?: unknown }[] }[] };
+  };
+  return (xml.testsuites.testsuite ?? []).flatMap((suite) =>
+    (suite.testcase ?? []).filter((t) => t.failure !== undefined).map((t) => `${suite.name}: ${t.name}`),
+  );
+}
+
+type Outcome = { mutant: Mutant; exitCode: number; caughtBy: string[]; failed: string[]; seconds: number; output: string };
+
+function runCommand(args: string[]): Promise<{ code: number; output: string }> {
+  const [file, rest] = options.bin.endsWith('.js') || options.bin.endsWith('.ts') ? [process.execPath, [options.bin, ...args]] : [options.bin, args];
+  return new Promise((resolve) => {
+    execFile(file, rest, { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+const server = await startLocalServer();
+const reports = await mkdtemp(join(tmpdir(), 'contract-mutants-'));
+const started = Date.now();
+let outcomes: Outcome[];
+try {
+  outcomes = await mapLimit([unbroken, ...chosen], Number(options.jobs), async (mutant) => {
+    const broken = await startBrokenServer(server.baseUrl, mutant.break);
+    const begun = Date.now();
+    try {
+      const reportDir = join(reports, mutant.name);
+      const { code, output } = await runCommand(['--base-url', broken.url, '--quick', '--report-dir', reportDir]);
+      const failed = await failedTestcases(join(reportDir, 'junit.xml')).catch(() => []);
+      const outcome = {
+        mutant,
+        exitCode: code,
+        failed,
+        caughtBy: failed.filter((name) => mutant.caughtBy.test(name)),
+        seconds: (Date.now() - begun) / 1000,
+        output,
+      };
+      const verdict = mutant === unbroken ? (code === 0 ? 'passes' : 'FAILS') : code === 1 && outcome.caughtBy.length ? 'caught' : 'NOT CAUGHT';
+      console.log(
+        `${mutant.name.padEnd(24)} exit ${code}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}${outcome.caughtBy.length > 1 ? ` (+${outcome.caughtBy.length - 1} more)` : ''}`,
+      );
+      return outcome;
+    } finally {
+      await broken.close();
+    }
+  });
+} finally {
+  await server.close();
+}
+
+const base = outcomes.find((o) => o.mutant === unbroken)!;
+const caught = outcomes.filter((o) => o.mutant !== unbroken && o.exitCode === 1 && o.caughtBy.length > 0);
+for (const o of outcomes.filter((o) => (o.mutant === unbroken ? o.exitCode !== 0 : !caught.includes(o)))) {
+  console.log(
+    `\n${o.mutant.name} (${o.mutant.what}): exit ${o.exitCode}; expected a failed testcase matching ${o.mutant.caughtBy}; failed: ${o.failed.slice(0, 10).join('; ') || 'none'}`,
+  );
+  console.log(
+    o.output
+      .split('\n')
+      .filter((line) => /^\[FAIL\]|^ {2}failed:|^ {4}|^could not run/.test(line))
+      .slice(0, 60)
+      .join('\n'),
+  );
+}
+console.log(
+  `\nmutation score: ${caught.length} of ${chosen.length} broken servers caught (${((100 * caught.length) / chosen.length).toFixed(0)} %); ` +
+    `the unbroken server ${base.exitCode === 0 ? 'passes' : `exits ${base.exitCode}`}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
+const passed = caught.length === chosen.length && base.exitCode === 0;
+if (passed) await rm(reports, { recursive: true, force: true });
+else console.log(`the reports of every run are in ${reports}`);
+process.exit(passed ? 0 : 1);

@@ -1,0 +1,67 @@
+// errors: every error body the server sent during the whole run, in any suite, carries an `error.code` that its
+// document declares (`x-error-codes`, through @aggregation/openapi's reading of it), with the status declared for it.
+import { loadBundle } from '@aggregation/openapi/contract';
+import { declaredErrorCode, errorCodesOf } from '@aggregation/openapi/error-codes';
+import { documentOf, validatorOf } from '../coverage.ts';
+import type { Exchange } from '../recorder.ts';
+import type { Collector } from '../report/collect.ts';
+import { curlOf, excerpt } from '../report/curl.ts';
+import type { Failure } from '../report/types.ts';
+
+const declaredCodesRule = (document: string) => `${document} #/x-error-codes: the error codes the description declares, each with its status`;
+
+function failureOf(exchange: Exchange, message: string, document: string, secretToken: string | undefined): Failure {
+  const secret = secretToken !== undefined && exchange.requestHeaders.authorization === `Basic ${btoa(`${secretToken}:`)}`;
+  const headers = Object.fromEntries(Object.entries(exchange.requestHeaders).filter(([name]) => !(secret && name === 'authorization')));
+  const request = { method: exchange.method, url: exchange.url, headers, ...(exchange.requestBody ? { body: exchange.requestBody } : {}) };
+  return {
+    message,
+    request,
+    response: { status: exchange.status, contentType: exchange.responseHeaders['content-type'] ?? '', excerpt: excerpt(exchange.errorBody ?? '') },
+    curl: curlOf(request, secret ? 'AGGREGATION_TOKEN' : undefined),
+    rule: declaredCodesRule(document),
+  };
+}
+
+export function checkErrorBodies(exchanges: Exchange[], collector: Collector, secretToken: string | undefined): number {
+  let checked = 0;
+  for (const exchange of exchanges) {
+    if (exchange.status < 400 || exchange.errorBody === undefined) continue;
+    const document = documentOf(exchange);
+    const matched = validatorOf(document).match(exchange.method, exchange.path);
+    const operation = matched ? `${exchange.method} ${matched.path}` : null;
+    let code: unknown;
+    try {
+      code = (JSON.parse(exchange.errorBody) as { error?: { code?: unknown } }).error?.code;
+    } catch {
+      code = undefined;
+    }
+    checked++;
+    const declared = typeof code === 'string' ? declaredErrorCode(errorCodesOf(loadBundle(document)), code) : undefined;
+    collector.record(
+      { document, operation, check: 'errors: the code is one the description declares' },
+      declared
+        ? undefined
+        : failureOf(
+            exchange,
+            typeof code === 'string' ? `error code ${code} is not declared` : 'the error body has no error.code',
+            document,
+            secretToken,
+          ),
+    );
+    if (declared) {
+      collector.record(
+        { document, operation, check: "errors: the status is the code's declared status" },
+        declared.status === exchange.status
+          ? undefined
+          : failureOf(
+              exchange,
+              `error code ${code} came with status ${exchange.status}; it is declared with ${declared.status}`,
+              document,
+              secretToken,
+            ),
+      );
+    }
+  }
+  return checked;
+}

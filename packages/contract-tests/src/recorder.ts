@@ -1,0 +1,133 @@
+// A recording proxy in front of the server under test for the whole run: every suite sends its requests through it, so
+// that the coverage counts all of them and the error bodies of every suite are checked against the declared codes.
+// Answers pass through unchanged and streamed (the request log streams until the reader leaves).
+import { once } from 'node:events';
+import { createServer, Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+
+export type Exchange = {
+  method: string;
+  /** The path without the query. */
+  path: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  status: number;
+  responseHeaders: Record<string, string>;
+  /** The answer's body when it is an error (status 400 or more), at most `errorBodyLimit` characters. */
+  errorBody?: string;
+};
+
+export type Recorder = { url: string; exchanges: Exchange[]; close(): Promise<void> };
+
+/** Headers that belong to one connection, not to the request or answer they travel with. */
+const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-length']);
+const errorBodyLimit = 64 * 1024;
+
+const headersOf = (headers: IncomingMessage['headers']): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])),
+  );
+
+/** An answer's body as text, whatever its content encoding. */
+function decoded(body: Buffer, encoding: string | undefined): string {
+  try {
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body).toString('utf8');
+    if (encoding === 'br') return brotliDecompressSync(body).toString('utf8');
+    if (encoding === 'deflate') return inflateSync(body).toString('utf8');
+  } catch {
+    return `(a ${encoding} body that does not decode)`;
+  }
+  return body.toString('utf8');
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startRecorder(upstream: string): Promise<Recorder> {
+  const exchanges: Exchange[] = [];
+  const base = new URL(upstream.replace(/\/+$/, ''));
+  const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
+  const agent = new (base.protocol === 'https:' ? HttpsAgent : HttpAgent)({ keepAlive: true });
+
+  async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readBody(request);
+    const headers = Object.fromEntries(Object.entries(headersOf(request.headers)).filter(([name]) => !hopByHop.has(name)));
+    const method = request.method ?? 'GET';
+    // The path goes on as it came: a URL object would normalize `/accounts/..` into another request.
+    const path = `${base.pathname.replace(/\/$/, '')}${request.url ?? '/'}`;
+    const exchange: Exchange = {
+      method,
+      path: (request.url ?? '/').split('?')[0]!,
+      url: `${base.origin}${path}`,
+      requestHeaders: headers,
+      requestBody: body.toString('utf8'),
+      status: 0,
+      responseHeaders: {},
+    };
+    // node:http rather than fetch: any method (TRACE too) and the body as the server sent it, encoding and all.
+    const attempt = (retry: boolean) => {
+      const upstreamRequest = send({
+        protocol: base.protocol,
+        hostname: base.hostname,
+        port: base.port,
+        path,
+        method,
+        headers: { ...headers, 'content-length': String(body.length) },
+        agent,
+      });
+      upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed as this request left on it: the request never arrived, send it
+        // again on a new one (Node's advice for `reusedSocket`).
+        if (retry && upstreamRequest.reusedSocket && error.code === 'ECONNRESET') return attempt(false);
+        if (response.headersSent) return void response.destroy();
+        response.writeHead(502, { 'content-type': 'text/plain' }).end(`the contract tests' recorder could not reach ${base.origin}: ${error.message}`);
+      });
+      upstreamRequest.on('response', (answer) => {
+        exchange.status = answer.statusCode ?? 0;
+        exchange.responseHeaders = headersOf(answer.headers);
+        exchanges.push(exchange);
+        const passed = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !hopByHop.has(name) || name === 'content-length'));
+        response.writeHead(exchange.status, passed as Record<string, string | string[]>);
+        if (exchange.status >= 400) {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            exchange.errorBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, errorBodyLimit);
+          });
+        }
+        // The client may leave before the end (a stream it stopped reading): the upstream answer is dropped with it.
+        pipeline(answer, response).catch(() => answer.destroy());
+      });
+      upstreamRequest.end(body);
+    };
+    attempt(true);
+  }
+
+  const server = createServer((request, response) => {
+    forward(request, response).catch((error: Error) => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(`the contract tests' recorder failed: ${error.message}`);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exchanges,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+        agent.destroy();
+      }),
+  };
+}
