@@ -1,5 +1,6 @@
 // Lints the description twice over: Spectral (.spectral.yaml) and Redocly (redocly.yaml), each on the source roots
-// and on the bundles in dist/ (run `npm run build` first), and Redocly on the generators' variants of the bundles.
+// and on the bundles in dist/ (run `npm run build` first), Redocly on the generators' variants of the bundles, and
+// both on the OpenAPI 3.0.3 variants.
 // Any warning fails the run.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,6 +17,10 @@ const bundles = names.map((name) => `dist/${name}.json`);
 // design, which the bundles already show, so Redocly checks the variants' structure and references. Their event
 // schemas are kept on purpose with nothing left to reference them, hence no-unused-components is off for them.
 const generatorVariants = names.map((name) => `dist/${name}.generators.json`);
+// The OpenAPI 3.0.3 variants (scripts/openapi-3.0.ts) are what 3.0 tools read: Spectral's stock ruleset
+// (lint/spectral-oas.yaml) must find no error in them, its example checks judging by 3.0's rules; Redocly checks their
+// structure, references and examples likewise.
+const openApi30Variants = names.map((name) => `dist/${name}.openapi-3.0.json`);
 
 // Workspaces hoist binaries to the repository's node_modules: look upwards for them.
 function findBin(name: string): string {
@@ -38,7 +43,7 @@ function run(label: string, bin: string, args: string[]): Promise<Outcome> {
   });
 }
 
-const missing = [...bundles, ...generatorVariants].filter((bundle) => !existsSync(join(root, bundle)));
+const missing = [...bundles, ...generatorVariants, ...openApi30Variants].filter((bundle) => !existsSync(join(root, bundle)));
 if (missing.length > 0) {
   console.error(`Missing bundles (${missing.join(', ')}): run \`npm run build\` first.`);
   process.exit(1);
@@ -50,10 +55,14 @@ const outcomes = await Promise.all([
   ...[...sources, ...bundles].map((document) =>
     run(`spectral ${document}`, 'spectral', ['lint', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn', document]),
   ),
+  ...openApi30Variants.map((document) =>
+    run(`spectral:oas ${document}`, 'spectral', ['lint', '--ruleset', 'lint/spectral-oas.yaml', '--fail-severity', 'error', document]),
+  ),
   // Without arguments Redocly lints every API of redocly.yaml, i.e. the source roots.
   run('redocly (sources)', 'redocly', ['lint']),
   run('redocly (bundles)', 'redocly', ['lint', ...bundles]),
   run("redocly (generators' variants)", 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...generatorVariants]),
+  run('redocly (OpenAPI 3.0 variants)', 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...openApi30Variants]),
 ]);
 
 for (const { label, ok, output } of outcomes) {

@@ -26,9 +26,21 @@ for (const name of documentNames) {
     const variant = readVariant(name);
     assert.equal(variant.webhooks, undefined);
     assert.deepEqual(variant.paths, bundle.paths);
-    assert.deepEqual(variant.components, bundle.components);
+    const { securitySchemes, requestBodies, ...components } = bundle.components ?? {};
+    const { mutualTLS: _mutualTLS, ...otherSchemes } = securitySchemes ?? {};
+    const { securitySchemes: variantSchemes, requestBodies: variantBodies, ...variantComponents } = variant.components ?? {};
+    assert.deepEqual(variantComponents, components);
+    assert.deepEqual(variantSchemes, securitySchemes && otherSchemes);
+    // A body offered as JSON keeps JSON alone; everything else about it is the bundle's.
+    for (const [body, definition] of Object.entries((requestBodies ?? {}) as Record<string, JsonObject>)) {
+      const content = definition.content as Record<string, unknown>;
+      const expected = content['application/json'] ? { ...definition, content: { 'application/json': content['application/json'] } } : definition;
+      assert.deepEqual(variantBodies?.[body], expected, body);
+    }
     assert.deepEqual(variant.servers, bundle.servers);
-    assert.deepEqual(variant.security, bundle.security);
+    // Every requirement without mutualTLS, once.
+    const withoutMutualTls = (bundle.security as JsonObject[] | undefined)?.map(({ mutualTLS: _, ...rest }) => rest);
+    assert.deepEqual(variant.security, withoutMutualTls && [...new Map(withoutMutualTls.map((r) => [JSON.stringify(r), r])).values()]);
   });
 
   test(`${name}: every event of the bundle is a schema of the generators' variant`, () => {
@@ -67,6 +79,29 @@ test('an event whose payload is not a named schema cannot be carried over', () =
   const post = bundle.webhooks!['webhook.test']!.post as JsonObject;
   (post.requestBody as { content: Record<string, JsonObject> }).content['application/json']!.schema = { type: 'object' };
   assert.throws(() => forGenerators(bundle), /webhook\.test: its payload must be a schema under components\/schemas/);
+});
+
+test('mutualTLS, which generators do not know, is left out: a requirement that named it beside Basic keeps Basic', () => {
+  const variant = readVariant('2020-10-12');
+  assert.deepEqual(loadBundle('2020-10-12').security, [{ basicAuth: [] }, { basicAuth: [], mutualTLS: [] }]);
+  assert.deepEqual(variant.security, [{ basicAuth: [] }]);
+  assert.ok(!JSON.stringify(variant).includes('"mutualTLS":'));
+  assert.match(String(variant.info.description), /mutualTLS/);
+});
+
+test('payments and payees are offered as JSON alone, which generated clients send; the bundle keeps the form encoding', () => {
+  const media = (document: OpenApiDocument, body: string) =>
+    Object.keys((document.components!.requestBodies![body] as JsonObject).content as JsonObject);
+  for (const body of ['CreatePayment', 'CreatePayee']) {
+    assert.deepEqual(media(loadBundle('2020-10-12'), body), ['application/json', 'application/x-www-form-urlencoded']);
+    assert.deepEqual(media(readVariant('2020-10-12'), body), ['application/json']);
+  }
+  assert.match(String(readVariant('2020-10-12').info.description), /form-encoded/);
+  // A body offered as the form alone keeps it: there is no JSON to offer instead.
+  const bundle = structuredClone(loadBundle('2020-10-12'));
+  const payee = bundle.components!.requestBodies!.CreatePayee as { content: Record<string, unknown> };
+  delete payee.content['application/json'];
+  assert.deepEqual(media(forGenerators(bundle), 'CreatePayee'), ['application/x-www-form-urlencoded']);
 });
 
 test('the bundle it is made from is left as it was', () => {

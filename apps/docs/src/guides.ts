@@ -9,13 +9,14 @@ import { currentVersion, loadBundle } from '@aggregation/openapi/contract';
 import { errorCodesMarker, errorCodesOf, errorCodesTable } from '@aggregation/openapi/error-codes';
 import { Marked, type Tokens } from 'marked';
 import { parse } from 'yaml';
+import { generatorMatrix, generatorMatrixMarker } from './generator-matrix.ts';
 import { escapeHtml } from './html.ts';
 import { faviconLink } from './offline.ts';
 
 export const guidesDir = fileURLToPath(new URL('../guides', import.meta.url));
 
 /** The order of the guides in the navigation: getting started first. */
-export const guideOrder = ['quickstart', 'webhooks', 'sandbox', 'errors', 'versioning', 'pagination'] as const;
+export const guideOrder = ['quickstart', 'webhooks', 'sandbox', 'errors', 'versioning', 'pagination', 'generate-a-client'] as const;
 
 export type Guide = { name: string; title: string; summary: string; markdown: string; file: string };
 
@@ -37,7 +38,10 @@ export function loadGuides(dir: string = guidesDir): Guide[] {
     const meta = parse(match[1]!) as { title?: string; summary?: string };
     if (!meta.title || !meta.summary) throw new Error(`${file}: the front matter needs a title and a summary`);
     // Expanded here so that the Markdown and the lines of its code blocks are what the page shows.
-    const markdown = text.slice(match[0].length).replace(errorCodesMarker, errorCodesTable(errorCodesOf(loadBundle(currentVersion))));
+    const markdown = text
+      .slice(match[0].length)
+      .replace(errorCodesMarker, errorCodesTable(errorCodesOf(loadBundle(currentVersion))))
+      .replace(generatorMatrixMarker, () => generatorMatrix());
     return { name: file.slice(0, -3), title: meta.title, summary: meta.summary, markdown, file: join(dir, file) };
   });
   const unknown = guides.filter((guide) => !(guideOrder as readonly string[]).includes(guide.name)).map((guide) => guide.name);

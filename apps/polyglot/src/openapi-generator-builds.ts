@@ -45,6 +45,8 @@ export async function installPythonClient(python: string): Promise<string> {
     '--quiet',
     '--disable-pip-version-check',
     '--force-reinstall',
+    // Wheels only for what it requires (the generated package itself is built): nothing compiles from source.
+    '--only-binary=:all:',
     '-c',
     pythonConstraints,
     generated,

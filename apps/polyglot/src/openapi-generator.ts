@@ -26,7 +26,7 @@ export const generationLog = join(outputRoot, 'generation.log');
 
 export const generators = ['typescript-fetch', 'python', 'java'] as const;
 export type GeneratorName = (typeof generators)[number];
-export const smokeDir = (generator: GeneratorName) => join(packageDir, 'smoke', 'openapi-generator', generator);
+export const smokeDir = (generator: string) => join(packageDir, 'smoke', 'openapi-generator', generator);
 
 /** Maven's options for every run: batch mode, and the project's own repository cache. */
 export const mavenOptions = ['-B', '-q', `-Dmaven.repo.local=${mavenRepository}`];
@@ -40,15 +40,18 @@ export type GeneratorConfig = {
   additionalProperties?: Record<string, string | number | boolean>;
 };
 
+/** A configuration file, its paths made absolute. */
+export function readConfig(file: string): GeneratorConfig {
+  const config = parse(readFileSync(file, 'utf8')) as Omit<GeneratorConfig, 'file'>;
+  return { ...config, file, inputSpec: join(repoRoot, config.inputSpec), outputDir: join(repoRoot, config.outputDir) };
+}
+
+/** The three clients the workspace's tests build (the generator matrix's others are in openapi-generator/matrix/). */
 export function readConfigs(): GeneratorConfig[] {
   return readdirSync(configDir)
     .filter((file) => file.endsWith('.yaml'))
     .sort()
-    .map((name) => {
-      const file = join(configDir, name);
-      const config = parse(readFileSync(file, 'utf8')) as Omit<GeneratorConfig, 'file'>;
-      return { ...config, file, inputSpec: join(repoRoot, config.inputSpec), outputDir: join(repoRoot, config.outputDir) };
-    });
+    .map((name) => readConfig(join(configDir, name)));
 }
 
 /** Where a generator's client is written, as its configuration says. */
@@ -112,16 +115,28 @@ export async function generateWithOpenapiGenerator(java: string, mvn: string): P
 }
 
 /**
+ * One generator of the matrix from its configuration file, unless nothing it comes from changed; what it printed goes
+ * to `generation.log` in its output directory.
+ */
+export async function generateFromConfig(java: string, mvn: string, file: string): Promise<'generated' | 'up to date'> {
+  const jar = await ensureGeneratorJar(mvn);
+  const config = readConfig(file);
+  const hash = hashFiles([config.inputSpec, file, jar]);
+  if (isUpToDate(config.outputDir, hash)) return 'up to date';
+  rmSync(config.outputDir, { recursive: true, force: true });
+  const outcome = await generateOne(java, jar, config);
+  mkdirSync(config.outputDir, { recursive: true });
+  writeFileSync(join(config.outputDir, 'generation.log'), outcome.output);
+  if (outcome.error) throw outcome.error;
+  markUpToDate(config.outputDir, hash);
+  return 'generated';
+}
+
+/**
  * Errors and warnings openapi-generator prints about descriptions it does not fully support, not about mistakes in
  * ours; any other error or warning in its output is treated as the description's.
  */
 export const generatorLimitations: { message: RegExp; reason: string }[] = [
-  {
-    message: /Unknown type `mutualTLS` found in the security definition/,
-    reason:
-      "OpenAPI 3.1's `mutualTLS` security scheme (live tokens need a client certificate) is unknown to the generator, " +
-      "which leaves it out; the certificate belongs to the HTTP client's TLS settings, not to a request.",
-  },
   {
     message: /OpenAPI 3\.1 support is still in beta/,
     reason: 'The generator says so of every OpenAPI 3.1 document.',

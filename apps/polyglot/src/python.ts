@@ -20,7 +20,8 @@ export async function ensureVenv(python: string): Promise<string> {
     // Made afresh: a venv whose making was interrupted (a stopped run) may lack pip.
     rmSync(venvDir, { recursive: true, force: true });
     await run(python, ['-m', 'venv', venvDir]);
-    await run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', requirementsFile]);
+    // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
+    await run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--only-binary=:all:', '-r', requirementsFile]);
     markUpToDate(venvDir, hash);
   }
   return venvPython;

@@ -1,8 +1,10 @@
 // Finding the other languages' toolchains. A missing one skips its part (see @aggregation/test-support).
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { which } from '@aggregation/test-support';
+import { parse } from 'yaml';
+import { packageDir } from './paths.ts';
 
 export type Toolchain = {
   python: string | undefined;
@@ -11,6 +13,10 @@ export type Toolchain = {
   /** The JDK's `java`, `javac` beside it (openapi-generator, the generated Java client, the source launcher). */
   java: string | undefined;
   maven: string | undefined;
+  /** For the generator matrix's Rust, Ruby and PHP clients (src/matrix.ts). */
+  cargo: string | undefined;
+  ruby: string | undefined;
+  php: string | undefined;
   problems: Partial<Record<'python' | 'go' | 'java', string>>;
 };
 
@@ -41,6 +47,9 @@ export function findToolchain(): Toolchain {
     curl: which('curl'),
     java: which(process.env.JAVA ?? 'java'),
     maven: which(process.env.MVN ?? 'mvn'),
+    cargo: which('cargo'),
+    ruby: which('ruby'),
+    php: which('php'),
     problems: {},
   };
   if (toolchain.python) {
@@ -60,17 +69,20 @@ export function findToolchain(): Toolchain {
   return toolchain;
 }
 
-export const installHints = {
-  python: 'install Python 3.11 or newer with venv (Debian: apt-get install -y python3 python3-venv)',
-  go: "install Go 1.25 or newer and put it on PATH (Debian 12's golang-go is 1.19, too old)",
-  curl: 'install curl (Debian: apt-get install -y curl)',
-  java: 'install a JDK 11 or newer (Debian: apt-get install -y default-jdk-headless)',
-  maven: 'install Maven (Debian: apt-get install -y maven)',
-} as const;
+export const tools = ['python', 'go', 'curl', 'java', 'maven', 'cargo', 'ruby', 'php'] as const;
+export type Tool = (typeof tools)[number];
+
+/** What to install for each tool: `tools` of matrix.yaml, which the docs' guide "Generate a client" shows too. */
+export const installHints: Record<Tool, string> = (() => {
+  const hints = (parse(readFileSync(join(packageDir, 'matrix.yaml'), 'utf8')) as { tools: Record<string, string> }).tools;
+  const missing = tools.filter((tool) => typeof hints[tool] !== 'string');
+  if (missing.length > 0) throw new Error(`matrix.yaml: no install hint for ${missing.join(', ')}`);
+  return hints as Record<Tool, string>;
+})();
 
 /** Why a part cannot run; undefined when it can. */
-export function missingTool(tool: keyof typeof installHints, toolchain: Toolchain = findToolchain()): string | undefined {
+export function missingTool(tool: Tool, toolchain: Toolchain = findToolchain()): string | undefined {
   if (toolchain[tool]) return undefined;
-  const problem = tool === 'curl' || tool === 'maven' ? undefined : toolchain.problems[tool];
+  const problem = tool === 'python' || tool === 'go' || tool === 'java' ? toolchain.problems[tool] : undefined;
   return `${tool} ${problem ? `unusable (${problem})` : 'not found'}: ${installHints[tool]}`;
 }

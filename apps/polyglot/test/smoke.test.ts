@@ -8,6 +8,7 @@ import { goSmokeDir } from '../src/go.ts';
 import { artifactsDir, goClientDir, packageDir, pythonClientDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
 import { run } from '../src/run.ts';
+import { countSteps, runSmoke, smokeSteps } from '../src/smoke.ts';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
 import { type Sandbox, startSandbox } from './support/sandbox.ts';
 
@@ -22,19 +23,20 @@ describe('smoke programs of the generated clients', () => {
   });
   afterAll(() => sandbox?.close());
 
-  it.skipIf(noPython)('Python: enroll, list accounts, page transactions, read a 404 as Error', async () => {
+  it.skipIf(noPython)('Python (openapi-python-client): the shared smoke scenario', async () => {
     assert.ok(existsSync(join(pythonClientDir, 'aggregation_client')), 'no Python client: run npm run generate:clients');
-    const { stdout } = await run(venvPython, [join(packageDir, 'smoke', 'python', 'smoke.py')], {
-      env: venvEnv({ AGGREGATION_BASE_URL: sandbox.url, PYTHONPATH: pythonClientDir }),
-    });
-    assert.match(stdout, /^python smoke: ok: \d+ accounts, \d+ transactions .* unknown account: 404 not_found$/m);
+    const { steps } = await runSmoke(
+      { file: venvPython, args: [join(packageDir, 'smoke', 'python', 'smoke.py')], env: venvEnv({ PYTHONPATH: pythonClientDir }) },
+      sandbox.url,
+    );
+    assert.deepEqual(countSteps(steps), { passed: Object.keys(smokeSteps).length, failed: 0 }, JSON.stringify(steps));
   });
 
-  it.skipIf(noGo)('Go: compiles, then enroll, list accounts, page transactions, read a 404 as Error', async () => {
+  it.skipIf(noGo)('Go (oapi-codegen): compiles, then the shared smoke scenario', async () => {
     assert.ok(existsSync(join(goClientDir, 'client.gen.go')), 'no Go client: run npm run generate:clients');
     const binary = join(artifactsDir, 'bin', 'go-smoke');
     await run(toolchain.go!, ['build', '-o', binary, '.'], { cwd: goSmokeDir });
-    const { stdout } = await run(binary, [], { env: { ...process.env, AGGREGATION_BASE_URL: sandbox.url } });
-    assert.match(stdout, /^go smoke: ok: \d+ accounts, \d+ transactions .* unknown account: 404 not_found$/m);
+    const { steps } = await runSmoke({ file: binary, args: [] }, sandbox.url);
+    assert.deepEqual(countSteps(steps), { passed: Object.keys(smokeSteps).length, failed: 0 }, JSON.stringify(steps));
   });
 });

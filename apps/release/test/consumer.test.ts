@@ -9,9 +9,11 @@ import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, cp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { documentNames } from '@aggregation/openapi/contract';
 import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
 import { chromiumArgs, findChromium, machineNode, skipWhenMissing } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
@@ -187,6 +189,15 @@ describe('the packed npm packages, installed outside the repository', () => {
     await run(toolchain.go!, ['build', '-o', 'consumer', '.'], { cwd: program, env: cleanEnv() });
     const { stdout } = await run(join(program, 'consumer'), [], { cwd: program, env: cleanEnv({ CONSUMER_INPUT: JSON.stringify(input()) }) });
     assert.deepEqual(JSON.parse(stdout), expected());
+  });
+
+  it('@aggregation/openapi ships each document in OpenAPI 3.0.3, as JSON and YAML', async () => {
+    const installed = createRequire(join(project, 'package.json'));
+    for (const document of documentNames) {
+      const variant = JSON.parse(await readFile(installed.resolve(`@aggregation/openapi/dist/${document}.openapi-3.0.json`), 'utf8'));
+      assert.equal(variant.openapi, '3.0.3', document);
+      assert.ok(existsSync(installed.resolve(`@aggregation/openapi/dist/${document}.openapi-3.0.yaml`)));
+    }
   });
 
   it('type-checks a TypeScript file against the installed declarations', async () => {

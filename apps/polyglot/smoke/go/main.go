@@ -1,135 +1,134 @@
-// Smoke program of the generated Go client against a running sandbox server (AGGREGATION_BASE_URL): enrolls a sandbox
-// user, lists the accounts, pages through the transactions with count and from_id, and reads a 404 as the
-// Error schema. Exits non-zero on the first thing that is not as the description says.
+// Smoke program of oapi-codegen's client: the shared scenario (smoke/scenario/go) with this client's calls.
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
-	"time"
 
 	aggregation "aggregation.example/client"
+	"aggregation.example/scenario"
 )
 
 const version = "2020-10-12"
 
-func fail(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "go smoke: "+format+"\n", args...)
-	os.Exit(1)
+type client struct {
+	*aggregation.ClientWithResponses
 }
 
-// enroll creates a sandbox enrollment through the sandbox control API (a separate document, so plain HTTP).
-func enroll(baseURL string) string {
-	body, _ := json.Marshal(map[string]string{"username": "username", "password": "password"})
-	response, err := http.Post(baseURL+"/sandbox/enrollments", "application/json", bytes.NewReader(body))
+var ctx = context.Background()
+
+// answered is the error of a call that failed, or answered without the body expected.
+func answered(err error, ok bool, status string) error {
+	if err != nil || !ok {
+		return fmt.Errorf("%v %s", err, status)
+	}
+	return nil
+}
+
+func (c client) ListAccounts() ([]scenario.Account, error) {
+	response, err := c.ListAccountsWithResponse(ctx, nil)
+	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
+		return nil, err
+	}
+	var accounts []scenario.Account
+	for _, account := range *response.JSON200 {
+		accounts = append(accounts, scenario.Account{ID: account.Id, CanPay: account.Links.Payments != nil})
+	}
+	return accounts, nil
+}
+
+func (c client) ListTransactions(accountID string, count int, fromID string) ([]scenario.Transaction, error) {
+	var params aggregation.ListTransactionsParams
+	if count > 0 {
+		pageSize := aggregation.Count(count)
+		params.Count = &pageSize
+	}
+	if fromID != "" {
+		params.FromId = &fromID
+	}
+	response, err := c.ListTransactionsWithResponse(ctx, accountID, &params)
+	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
+		return nil, err
+	}
+	var transactions []scenario.Transaction
+	for _, transaction := range *response.JSON200 {
+		transactions = append(transactions, scenario.Transaction{ID: transaction.Id, Date: transaction.Date.String()})
+	}
+	return transactions, nil
+}
+
+func (c client) Balances(accountID string) (string, string, error) {
+	response, err := c.GetAccountBalancesWithResponse(ctx, accountID, nil)
+	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
+		return "", "", err
+	}
+	return response.JSON200.Ledger, response.JSON200.Available, nil
+}
+
+func (c client) Pay(accountID, memo string) (scenario.Created, error) {
+	name, kind := "Jane Doe", aggregation.PAYEEPERSON
+	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.Zelle, Address: "jane.doe@example.com", Name: &name, Type: &kind}
+	key := fmt.Sprintf("smoke-%s-%s", accountID, memo)
+	response, err := c.CreatePaymentWithResponse(ctx, accountID, &aggregation.CreatePaymentParams{IdempotencyKey: &key},
+		aggregation.CreatePaymentJSONRequestBody{Amount: "1.00", Memo: memo, Payee: payee})
 	if err != nil {
-		fail("enroll: %v", err)
+		return scenario.Created{}, err
 	}
-	defer response.Body.Close()
-	if response.StatusCode != http.StatusCreated {
-		fail("enroll: status %d", response.StatusCode)
+	created := scenario.Created{Status: response.StatusCode()}
+	// Both answers are PaymentOrMfaChallenge: the status says which branch to read.
+	switch {
+	case response.JSON200 != nil:
+		challenge, err := response.JSON200.AsMfaChallenge()
+		created.ConnectToken = challenge.ConnectToken
+		return created, err
+	case response.JSON202 != nil:
+		payment, err := response.JSON202.AsPayment()
+		created.ID, created.Amount = payment.Id, payment.Amount
+		return created, err
 	}
-	var created struct {
-		AccessToken string `json:"access_token"`
+	return created, fmt.Errorf("status %s", response.Status())
+}
+
+func (c client) AddPayee(accountID, name, address string) (scenario.Created, error) {
+	response, err := c.CreatePayeeWithResponse(ctx, accountID, nil, aggregation.CreatePayeeJSONRequestBody{
+		Scheme: aggregation.Zelle, Address: address, Name: name, Type: aggregation.PAYEEPERSON,
+	})
+	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
+		return scenario.Created{}, err
 	}
-	if err := json.NewDecoder(response.Body).Decode(&created); err != nil || created.AccessToken == "" {
-		fail("enroll: no access token (%v)", err)
+	// A payee or a challenge, both with 200: the fields say which.
+	if challenge, err := response.JSON200.AsMfaChallenge(); err == nil && challenge.ConnectToken != "" {
+		return scenario.Created{Status: 200, ConnectToken: challenge.ConnectToken}, nil
 	}
-	return created.AccessToken
+	payee, err := response.JSON200.AsPayee()
+	return scenario.Created{Status: 200, Name: payee.Name}, err
+}
+
+func (c client) MissingAccount(accountID string) (int, string, error) {
+	response, err := c.GetAccountWithResponse(ctx, accountID, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	if response.JSON404 == nil {
+		return response.StatusCode(), "", nil
+	}
+	return response.StatusCode(), response.JSON404.Error.Code, nil
 }
 
 func main() {
-	baseURL := os.Getenv("AGGREGATION_BASE_URL")
-	if baseURL == "" {
-		fail("set AGGREGATION_BASE_URL to the server's base URL")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-
-	token := enroll(baseURL)
+	baseURL, token := scenario.Sandbox()
 	// HTTP Basic with the token as the username, and the version pinned on every request.
 	authenticate := func(_ context.Context, request *http.Request) error {
 		request.SetBasicAuth(token, "")
 		request.Header.Set("Service-Version", version)
 		return nil
 	}
-	client, err := aggregation.NewClientWithResponses(baseURL, aggregation.WithRequestEditorFn(authenticate))
+	generated, err := aggregation.NewClientWithResponses(baseURL, aggregation.WithRequestEditorFn(authenticate))
 	if err != nil {
-		fail("client: %v", err)
+		fmt.Println("client:", err)
+		os.Exit(1)
 	}
-
-	listed, err := client.ListAccountsWithResponse(ctx, nil)
-	if err != nil {
-		fail("list accounts: %v", err)
-	}
-	if listed.JSON200 == nil {
-		fail("list accounts: status %d: %s", listed.StatusCode(), listed.Body)
-	}
-	accounts := *listed.JSON200
-	if len(accounts) == 0 {
-		fail("list accounts: none")
-	}
-	account := accounts[0]
-	for _, candidate := range accounts {
-		if candidate.Subtype == aggregation.Checking {
-			account = candidate
-		}
-	}
-
-	// Newest first; each page starts after the last transaction of the previous one.
-	const pageSize = aggregation.Count(25)
-	seen := map[string]bool{}
-	pages := 0
-	var fromID *aggregation.FromId
-	for {
-		count := pageSize
-		page, err := client.ListTransactionsWithResponse(ctx, account.Id, &aggregation.ListTransactionsParams{Count: &count, FromId: fromID})
-		if err != nil {
-			fail("list transactions: %v", err)
-		}
-		if page.JSON200 == nil {
-			fail("list transactions: status %d: %s", page.StatusCode(), page.Body)
-		}
-		transactions := *page.JSON200
-		pages++
-		for i, transaction := range transactions {
-			if seen[transaction.Id] {
-				fail("list transactions: %s came twice", transaction.Id)
-			}
-			seen[transaction.Id] = true
-			if i > 0 && transactions[i-1].Date.Before(transaction.Date.Time) {
-				fail("list transactions: not newest first")
-			}
-		}
-		if len(transactions) < int(pageSize) {
-			break
-		}
-		last := transactions[len(transactions)-1].Id
-		fromID = &last
-		if pages > 1000 {
-			fail("list transactions: paging does not end")
-		}
-	}
-	all, err := client.ListTransactionsWithResponse(ctx, account.Id, nil)
-	if err != nil {
-		fail("list all transactions: %v", err)
-	}
-	if all.JSON200 == nil || len(*all.JSON200) != len(seen) {
-		fail("list transactions: %d paged, but the full list differs (status %d)", len(seen), all.StatusCode())
-	}
-
-	missing, err := client.GetAccountWithResponse(ctx, "acc_does_not_exist", nil)
-	if err != nil {
-		fail("get unknown account: %v", err)
-	}
-	if missing.StatusCode() != http.StatusNotFound || missing.JSON404 == nil || missing.JSON404.Error.Code == "" {
-		fail("get unknown account: want a 404 Error body, got %d: %s", missing.StatusCode(), missing.Body)
-	}
-
-	fmt.Printf("go smoke: ok: %d accounts, %d transactions of %s in %d pages of %d, unknown account: %d %s\n",
-		len(accounts), len(seen), account.Id, pages, pageSize, missing.StatusCode(), missing.JSON404.Error.Code)
+	scenario.Run(client{generated})
 }

@@ -1,91 +1,74 @@
-"""Smoke program of the generated Python client against a running sandbox server (AGGREGATION_BASE_URL).
-
-Enrolls a sandbox user, lists the accounts, pages through the transactions with count and from_id, and
-reads a 404 as the Error schema. Exits non-zero on the first thing that is not as the description says.
-Run with clients/python on PYTHONPATH (see `npm run generate:clients`).
-"""
+"""Smoke program of openapi-python-client's client: the shared scenario (smoke/scenario/python) with this client's
+calls. Run with clients/python on PYTHONPATH (see `npm run generate:clients`)."""
 
 import os
 import sys
+import uuid
 
-import httpx
-
-from aggregation_client import Client
-from aggregation_client.api.accounts import get_account, list_accounts
+from aggregation_client import Client as GeneratedClient
+from aggregation_client.api.accounts import get_account, get_account_balances, list_accounts
+from aggregation_client.api.payments import create_payee, create_payment
 from aggregation_client.api.transactions import list_transactions
-from aggregation_client.models import Account, AccountSubtype, Error, Transaction
+from aggregation_client.models import (
+    CreatePayeeRequest,
+    CreatePaymentRequest,
+    Error,
+    MfaChallenge,
+    PayeeType,
+    PaymentPayeeInput,
+    PaymentSchemeName,
+)
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scenario", "python"))
+from smoke_scenario import Created, check, run, sandbox  # noqa: E402
 
 VERSION = "2020-10-12"
-PAGE_SIZE = 25
 
 
-def fail(message: str) -> None:
-    sys.exit(f"python smoke: {message}")
+def created(answer) -> Created:
+    """Both answers of a payment or a payee are a union of models, parsed as the one the body matches."""
+    found = answer.parsed
+    if isinstance(found, MfaChallenge):
+        return Created(status=answer.status_code, connect_token=found.connect_token)
+    return Created(status=answer.status_code, id=getattr(found, "id", None), amount=getattr(found, "amount", None), name=getattr(found, "name", None))
 
 
-def enroll(base_url: str) -> str:
-    # The sandbox control API is a separate document: plain HTTP is enough here.
-    response = httpx.post(
-        f"{base_url}/sandbox/enrollments",
-        json={"username": "username", "password": "password"},
-    )
-    if response.status_code != 201:
-        fail(f"enroll: status {response.status_code}: {response.text}")
-    return response.json()["access_token"]
+class Client:
+    def __init__(self, client: GeneratedClient) -> None:
+        self.client = client
 
+    def list_accounts(self):
+        found = list_accounts.sync(client=self.client)
+        check(isinstance(found, list), f"list accounts: {found!r}")
+        return [(account.id, bool(account.links.payments)) for account in found]
 
-def main() -> None:
-    base_url = os.environ.get("AGGREGATION_BASE_URL") or fail("set AGGREGATION_BASE_URL to the server's base URL")
-    token = enroll(base_url)
-    # HTTP Basic with the token as the username, and the version pinned on every request.
-    client = Client(
-        base_url=base_url,
-        headers={"Service-Version": VERSION},
-        httpx_args={"auth": (token, "")},
-        raise_on_unexpected_status=True,
-    )
+    def list_transactions(self, account_id, count=None, from_id=None):
+        kwargs = {key: value for key, value in {"count": count, "from_id": from_id}.items() if value is not None}
+        page = list_transactions.sync(account_id, client=self.client, **kwargs)
+        check(isinstance(page, list), f"list transactions: {page!r}")
+        return [(t.id, t.date.isoformat()) for t in page]
 
-    with client:
-        accounts = list_accounts.sync(client=client)
-        if not isinstance(accounts, list) or not accounts:
-            fail(f"list accounts: {accounts!r}")
-        assert all(isinstance(account, Account) for account in accounts)
-        account = next((a for a in accounts if a.subtype == AccountSubtype.CHECKING), accounts[0])
+    def balances(self, account_id):
+        found = get_account_balances.sync(account_id, client=self.client)
+        return found.ledger, found.available
 
-        # Newest first; each page starts after the last transaction of the previous one.
-        seen: list[Transaction] = []
-        pages = 0
-        from_id = None
-        while True:
-            kwargs = {"count": PAGE_SIZE} if from_id is None else {"count": PAGE_SIZE, "from_id": from_id}
-            page = list_transactions.sync(account.id, client=client, **kwargs)
-            if not isinstance(page, list):
-                fail(f"list transactions: {page!r}")
-            pages += 1
-            if any(later.date > earlier.date for earlier, later in zip(page, page[1:])):
-                fail("list transactions: not newest first")
-            seen.extend(page)
-            if len(page) < PAGE_SIZE:
-                break
-            from_id = page[-1].id
-            if pages > 1000:
-                fail("list transactions: paging does not end")
-        ids = [transaction.id for transaction in seen]
-        if len(set(ids)) != len(ids):
-            fail("list transactions: a transaction came twice")
-        everything = list_transactions.sync(account.id, client=client)
-        if not isinstance(everything, list) or [t.id for t in everything] != ids:
-            fail("list transactions: the pages differ from the full list")
+    def pay(self, account_id, memo):
+        payee = PaymentPayeeInput(scheme=PaymentSchemeName.ZELLE, address="jane.doe@example.com", name="Jane Doe", type_=PayeeType.PAYEE_PERSON)
+        body = CreatePaymentRequest(amount="1.00", memo=memo, payee=payee)
+        return created(create_payment.sync_detailed(account_id, client=self.client, body=body, idempotency_key=str(uuid.uuid4())))
 
-        missing = get_account.sync_detailed("acc_does_not_exist", client=client)
-        if missing.status_code != 404 or not isinstance(missing.parsed, Error) or not missing.parsed.error.code:
-            fail(f"get unknown account: want a 404 Error body, got {missing.status_code}: {missing.content!r}")
+    def add_payee(self, account_id, name, address):
+        body = CreatePayeeRequest(scheme=PaymentSchemeName.ZELLE, address=address, name=name, type_=PayeeType.PAYEE_PERSON)
+        return created(create_payee.sync_detailed(account_id, client=self.client, body=body))
 
-    print(
-        f"python smoke: ok: {len(accounts)} accounts, {len(ids)} transactions of {account.id}"
-        f" in {pages} pages of {PAGE_SIZE}, unknown account: 404 {missing.parsed.error.code}"
-    )
+    def missing_account(self, account_id):
+        missing = get_account.sync_detailed(account_id, client=self.client)
+        check(isinstance(missing.parsed, Error), f"{missing.status_code}: {missing.content!r}")
+        return missing.status_code, missing.parsed.error.code
 
 
 if __name__ == "__main__":
-    main()
+    base_url, token = sandbox()
+    # HTTP Basic with the token as the username, and the version pinned on every request.
+    with GeneratedClient(base_url=base_url, headers={"Service-Version": VERSION}, httpx_args={"auth": (token, "")}) as generated:
+        run(Client(generated))

@@ -1,5 +1,5 @@
 // Smoke program of openapi-generator's java client (its default library, okhttp-gson) against a running sandbox
-// server (AGGREGATION_BASE_URL).
+// server (AGGREGATION_BASE_URL, AGGREGATION_TOKEN), the shared scenario of apps/polyglot/src/smoke.ts.
 // Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when a
 // step failed. Run with the source launcher on the generated client's classpath: `java -cp <classpath> Smoke.java`.
 import com.google.gson.JsonObject;
@@ -11,15 +11,12 @@ import example.aggregation.client.api.AccountsApi;
 import example.aggregation.client.api.PaymentsApi;
 import example.aggregation.client.api.TransactionsApi;
 import example.aggregation.client.model.Account;
+import example.aggregation.client.model.CreatePayeeRequest;
 import example.aggregation.client.model.CreatePaymentRequest;
 import example.aggregation.client.model.PayeeType;
 import example.aggregation.client.model.PaymentPayeeInput;
 import example.aggregation.client.model.PaymentSchemeName;
 import example.aggregation.client.model.Transaction;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -44,17 +41,8 @@ public class Smoke {
 
   public static void main(String[] args) throws Exception {
     String baseUrl = System.getenv("AGGREGATION_BASE_URL");
-    if (baseUrl == null) throw new IllegalArgumentException("set AGGREGATION_BASE_URL to the server's base URL");
-
-    // The sandbox control API is a separate document: plain HTTP is enough here.
-    HttpResponse<String> enrolled = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(baseUrl + "/sandbox/enrollments"))
-            .header("content-type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"username\",\"password\":\"password\"}"))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-    check(enrolled.statusCode() == 201, "enroll: status " + enrolled.statusCode());
-    String token = JsonParser.parseString(enrolled.body()).getAsJsonObject().get("access_token").getAsString();
+    String token = System.getenv("AGGREGATION_TOKEN");
+    if (baseUrl == null || token == null) throw new IllegalArgumentException("set AGGREGATION_BASE_URL and AGGREGATION_TOKEN");
 
     // HTTP Basic with the token as the username and an empty password.
     ApiClient client = new ApiClient();
@@ -100,7 +88,13 @@ public class Smoke {
         .name("Jane Doe")
         .type(PayeeType.fromValue("person"));
 
-    step("mfa", () -> {
+    step("balances", () -> {
+      var balances = accounts.getAccountBalances(checking[0], null);
+      check(balances.getLedger().matches("-?\\d+\\.\\d{2}") && balances.getAvailable().matches("-?\\d+\\.\\d{2}"), "balances " + balances);
+      return "ledger " + balances.getLedger() + ", available " + balances.getAvailable();
+    });
+
+    step("payment_mfa", () -> {
       // Read as JSON: the declared answer type differs between descriptions (the challenge alone, or one of both).
       Object answer = payments.createPayment(checking[0], new CreatePaymentRequest().amount("1.00").memo("mfa").payee(payee), null, null);
       JsonObject node = JsonParser.parseString(JSON.serialize(answer)).getAsJsonObject();
@@ -115,6 +109,20 @@ public class Smoke {
       check(node.has("id") && node.get("id").getAsString().startsWith("pay_"), "no Payment read from the 202: got " + node);
       check(node.has("amount") && "1.00".equals(node.get("amount").getAsString()), "amount " + node.get("amount"));
       return "202 Payment " + node.get("id").getAsString();
+    });
+
+    step("payee_mfa", () -> {
+      CreatePayeeRequest request = new CreatePayeeRequest().scheme(PaymentSchemeName.fromValue("zelle")).address("mfa@example.com").name("mfa").type(PayeeType.fromValue("person"));
+      JsonObject node = JsonParser.parseString(JSON.serialize(payments.createPayee(checking[0], request, null))).getAsJsonObject();
+      check(node.has("connect_token"), "no connect_token in " + node);
+      return "challenge with a connect_token";
+    });
+
+    step("payee", () -> {
+      CreatePayeeRequest request = new CreatePayeeRequest().scheme(PaymentSchemeName.fromValue("zelle")).address("sam.lee@example.com").name("Sam Lee").type(PayeeType.fromValue("person"));
+      JsonObject node = JsonParser.parseString(JSON.serialize(payments.createPayee(checking[0], request, null))).getAsJsonObject();
+      check(node.has("name") && "Sam Lee".equals(node.get("name").getAsString()), "no Payee read: got " + node);
+      return "Payee " + node.get("name").getAsString();
     });
 
     step("error", () -> {

@@ -1,118 +1,55 @@
-// Smoke program of openapi-generator's typescript-fetch client against a running sandbox server (AGGREGATION_BASE_URL).
-// Prints one line per step, `step <name>: ok <what it saw>` or `step <name>: fail <why>`, and exits non-zero when
-// a step failed. Compiled with the generated sources by the tests (see apps/polyglot/README.md).
+// Smoke program of openapi-generator's typescript-fetch client: the shared scenario (smoke/typescript/scenario.ts)
+// with this client's calls. Compiled with the generated sources (see apps/polyglot/README.md).
 import {
   AccountsApi,
   Configuration,
   ModelErrorFromJSON,
+  PayeeType,
+  PaymentSchemeName,
   PaymentsApi,
   ResponseError,
-  type Transaction,
   TransactionsApi,
 } from '../../../../../clients/openapi-generator/typescript-fetch/src';
+import { type Created, check, runScenario, sandbox } from '../../typescript/scenario';
 
-const PAGE_SIZE = 25;
-const baseUrl = process.env.AGGREGATION_BASE_URL;
-if (!baseUrl) throw new Error('set AGGREGATION_BASE_URL to the server base URL');
+const { baseUrl, token } = sandbox();
+// HTTP Basic with the token as the username and an empty password.
+const configuration = new Configuration({ basePath: baseUrl, username: token, password: '' });
+const accounts = new AccountsApi(configuration);
+const transactions = new TransactionsApi(configuration);
+const payments = new PaymentsApi(configuration);
+const person = { scheme: PaymentSchemeName.Zelle, type: PayeeType.PAYEE_PERSON };
 
-let failed = false;
-async function step(name: string, body: () => Promise<string>): Promise<void> {
-  try {
-    console.log(`step ${name}: ok ${await body()}`);
-  } catch (error) {
-    failed = true;
-    console.log(`step ${name}: fail ${error instanceof Error ? error.message : String(error)}`.replace(/\n/g, ' '));
-  }
-}
+/** Both answers of a payment or a payee are one union, read by the fields each branch has (camelCase models). */
+const read = (status: number, answer: object): Created => ({ ...answer, status });
 
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(message);
-}
-
-async function main(): Promise<void> {
-  // The sandbox control API is a separate document: plain HTTP is enough here.
-  const enrollment = await fetch(`${baseUrl}/sandbox/enrollments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'username', password: 'password' }),
-  });
-  check(enrollment.status === 201, `enroll: status ${enrollment.status}`);
-  const { access_token: token } = (await enrollment.json()) as { access_token: string };
-
-  // HTTP Basic with the token as the username and an empty password.
-  const configuration = new Configuration({ basePath: baseUrl, username: token, password: '' });
-  const accounts = new AccountsApi(configuration);
-  const transactions = new TransactionsApi(configuration);
-  const payments = new PaymentsApi(configuration);
-  let checkingId = '';
-
-  await step('accounts', async () => {
-    const list = await accounts.listAccounts();
-    check(list.length > 0, 'no accounts');
-    const checking = list.find((account) => account.links.payments) ?? list[0]!;
-    checkingId = checking.id;
-    return `${list.length} accounts`;
-  });
-
-  await step('transactions', async () => {
-    const seen: Transaction[] = [];
-    let pages = 0;
-    for (let fromId: string | undefined; ; ) {
-      const page = await transactions.listTransactions({ accountId: checkingId, count: PAGE_SIZE, fromId });
-      pages += 1;
-      check(
-        page.every((t, i) => i === 0 || t.date <= page[i - 1]!.date),
-        'a page is not newest first',
-      );
-      seen.push(...page);
-      if (page.length < PAGE_SIZE) break;
-      fromId = page.at(-1)!.id;
-      check(pages < 1000, 'paging does not end');
-    }
-    const everything = await transactions.listTransactions({ accountId: checkingId });
-    check(everything.map((t) => t.id).join() === seen.map((t) => t.id).join(), 'the pages differ from the full list');
-    return `${seen.length} transactions in ${pages} pages of ${PAGE_SIZE}`;
-  });
-
-  const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' } as const;
-
-  await step('mfa', async () => {
-    // `object`: the declared answer type differs between descriptions (the challenge alone, or one of both).
-    const answer: object = await payments.createPayment({ accountId: checkingId, createPaymentRequest: { amount: '1.00', memo: 'mfa', payee } });
-    check('connectToken' in answer && typeof answer.connectToken === 'string' && answer.connectToken, `no connect_token in ${JSON.stringify(answer)}`);
-    return 'challenge with a connect_token';
-  });
-
-  await step('payment', async () => {
-    const answer: object = await payments.createPayment({
-      accountId: checkingId,
-      createPaymentRequest: { amount: '1.00', memo: 'Lunch', payee },
+void runScenario({
+  listAccounts: async () => (await accounts.listAccounts()).map((account) => ({ id: account.id, canPay: Boolean(account.links.payments) })),
+  listTransactions: async (accountId, page) =>
+    (await transactions.listTransactions({ accountId, count: page?.count, fromId: page?.fromId })).map((transaction) => ({
+      id: transaction.id,
+      date: transaction.date.toISOString().slice(0, 10),
+    })),
+  balances: (accountId) => accounts.getAccountBalances({ accountId }),
+  pay: async (accountId, memo) => {
+    const answer = await payments.createPaymentRaw({
+      accountId,
+      createPaymentRequest: { amount: '1.00', memo, payee: { ...person, address: 'jane.doe@example.com', name: 'Jane Doe' } },
       idempotencyKey: crypto.randomUUID(),
     });
-    check('id' in answer && String(answer.id).startsWith('pay_'), `no Payment read from the 202: got ${JSON.stringify(answer)}`);
-    check('amount' in answer && answer.amount === '1.00', `amount ${'amount' in answer ? String(answer.amount) : 'missing'}`);
-    return `202 Payment ${String(answer.id)}`;
-  });
-
-  await step('error', async () => {
+    return read(answer.raw.status, await answer.value());
+  },
+  addPayee: async (accountId, name, address) => {
+    const answer = await payments.createPayeeRaw({ accountId, createPayeeRequest: { ...person, address, name } });
+    return read(answer.raw.status, await answer.value());
+  },
+  missingAccount: async (accountId) => {
     try {
-      await accounts.getAccount({ accountId: 'acc_does_not_exist' });
+      await accounts.getAccount({ accountId });
     } catch (error) {
       check(error instanceof ResponseError, `not a ResponseError: ${String(error)}`);
-      const body = ModelErrorFromJSON(await error.response.json());
-      check(error.response.status === 404 && body.error.code, `status ${error.response.status}, code ${body.error?.code}`);
-      return `404 ${body.error.code}`;
+      return { status: error.response.status, code: ModelErrorFromJSON(await error.response.json()).error.code };
     }
     throw new Error('an unknown account was found');
-  });
-}
-
-main().then(
-  () => {
-    process.exitCode = failed ? 1 : 0;
   },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+});

@@ -1,0 +1,3 @@
+module aggregation.example/scenario
+
+go 1.25
