@@ -1,33 +1,29 @@
 import os
 import uuid
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.payments import create_payment
+from aggregation_client.models import CreatePaymentRequest, MfaChallenge
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-# One Idempotency-Key per payment: keep it to retry this same payment safely.
-idempotency_key = str(uuid.uuid4())
-response = api.post(
-    f"/accounts/{os.environ['ACCOUNT_ID']}/payments",
-    headers={"Idempotency-Key": idempotency_key},
-    json={
+payment = CreatePaymentRequest.from_dict(
+    {
         "amount": "25.00",
         "memo": "Dinner split",
-        "payee": {
-            "scheme": "zelle",
-            "address": "jane.doe@example.com",
-            "name": "Jane Doe",
-            "type": "person",
-        },
-    },
+        "payee": {"scheme": "zelle", "address": "jane.doe@example.com", "name": "Jane Doe", "type": "person"},
+    }
 )
-response.raise_for_status()
-body = response.json()
-if "connect_token" in body:
-    print("MFA required", body["connect_token"])
+# One Idempotency-Key per payment: keep it to retry this same payment safely.
+idempotency_key = str(uuid.uuid4())
+response = create_payment.sync_detailed(
+    os.environ["ACCOUNT_ID"], client=client, body=payment, idempotency_key=idempotency_key
+)
+answer = check(response)
+if isinstance(answer, MfaChallenge):
+    print("MFA required", answer.connect_token, idempotency_key)
 else:
-    print("Payment", body["id"], body["reference"], response.status_code)  # 202
+    print("Payment", answer.id, answer.reference, response.status_code)  # 202
