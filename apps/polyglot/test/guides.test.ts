@@ -1,6 +1,6 @@
 // Every code block of the docs' guides (apps/docs/guides) that is a program, run as the page shows it against the
 // sandbox server: shell with curl, TypeScript with Node, Python in the tools' virtualenv, Go with `go run`. Each runs
-// on a fresh enrollment with BASE_URL, ACCESS_TOKEN and ACCOUNT_ID in its environment, as the guides say; curl
+// on a fresh enrollment with AGGREGATION_BASE_URL, AGGREGATION_TOKEN and ACCOUNT_ID in its environment, as the guides say; curl
 // fails on an HTTP error (--fail-with-body), so a block that shows an error on purpose is marked `fails` and must.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -56,7 +56,7 @@ describe("the guides' code against the sandbox server", { concurrent: true }, ()
       const file = join(artifactsDir, 'guides', block.guide, `line-${block.line}.${extensions[language]}`);
       mkdirSync(join(file, '..'), { recursive: true });
       writeFileSync(file, block.source);
-      const env = venvEnv({ ...(await sampleEnv(sandbox.url)), BASE_URL: sandbox.url, CURL_HOME: curlHome });
+      const env = venvEnv({ ...(await sampleEnv(sandbox.url)), AGGREGATION_BASE_URL: sandbox.url, CURL_HOME: curlHome });
       const running = run(...commands[language](file), { env, timeoutMs: 120_000 });
       if (block.fails) {
         await assert.rejects(running, (error: unknown) => error instanceof RunError && /"error"/.test(error.stdout));
