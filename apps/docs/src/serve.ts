@@ -30,7 +30,7 @@ export function docsApp(options: DocsAppOptions = {}): Hono {
     });
     const response = await files(c, next);
     // Hono's table of types has no Markdown; the guides and operations as Markdown are read as text/markdown.
-    if (c.req.path.endsWith('.md') && c.res.status === 200) c.res.headers.set('Content-Type', 'text/markdown; charset=utf-8');
+    if (response && c.req.path.endsWith('.md') && response.status === 200) response.headers.set('Content-Type', 'text/markdown; charset=utf-8');
     return response;
   });
   return app;

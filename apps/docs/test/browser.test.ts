@@ -3,19 +3,22 @@
 // elsewhere. A screenshot of each page goes to artifacts/screenshots/<page>.png.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { skipWhenMissing } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
-import type { Browser, Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { documentNames, type OpenApiDocument, operationsOf, webhooksOf } from '../src/documents.ts';
 import { docsApp } from '../src/index.ts';
+import { loadGuides } from '../src/guides.ts';
 import { docsDir, screenshotsDir } from '../src/paths.ts';
-import { chromiumMissing, launchChromium } from './support/chromium.ts';
 
-const skip = skipWhenMissing('the browser tests', chromiumMissing());
+const chromiumPath = findChromium();
+const skip = skipWhenMissing('the browser tests', !chromiumPath && "Chromium is not installed (Debian's chromium, or set CHROMIUM_PATH)");
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Problems = { console: string[]; external: string[] };
 type CodeSample = { lang: string; label: string; source: string };
@@ -36,7 +39,7 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     server = createAdaptorServer({ fetch: app.fetch });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
     mkdirSync(screenshotsDir, { recursive: true });
   });
 
@@ -218,5 +221,68 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     assert.deepEqual(broken, []);
     assert.ok(visited.size > 6, `${visited.size} pages visited`);
     console.log(`# ${visited.size} pages crawled, ${checked} links checked`);
+  });
+
+  /** axe-core's serious and critical findings on the page as it is now. */
+  async function seriousViolations(page: Page): Promise<string[]> {
+    await page.addScriptTag({ content: axeSource });
+    const violations = await page.evaluate(async () => {
+      const result = await (globalThis as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document);
+      return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+    });
+    return violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.impact} ${violation.id}: ${violation.targets.slice(0, 5).join(', ')}`);
+  }
+
+  it.skipIf(skip)('axe-core finds no serious or critical violation on any page: index, guides, references, console, changelog', async () => {
+    const pages = ['/docs/index.html', ...loadGuides().map((guide) => `/docs/guides/${guide.name}.html`), '/docs/try/', '/docs/changelog.html'];
+    const found: string[] = [];
+    for (const path of [...pages, ...documentNames.map((name) => `/docs/${name}.html`)]) {
+      const { page, problems } = await open(path);
+      if (documentNames.some((name) => path.endsWith(`/${name}.html`))) {
+        await page.locator('[data-component-name="Menu/MenuItem"]').first().waitFor({ timeout: 120_000 });
+        // Each operation's samples panel: the first operation shown, as a reader sees it.
+        const operation = operationsOf(decorated(path.slice('/docs/'.length, -'.html'.length)))[0]!;
+        await show(page, new RegExp(`^\\s*${escapeRegExp(operation.tags[0] ?? 'default')}\\s*$`), operation.tags[0] ?? 'default');
+        await show(page, new RegExp(`^\\s*${escapeRegExp(operation.summary)}\\s*${operation.method.toUpperCase()}\\s*$`, 'i'), operation.summary);
+      }
+      for (const violation of await seriousViolations(page)) found.push(`${path}: ${violation}`);
+      clean(problems, path);
+      await page.context().close();
+    }
+    assert.deepEqual(found, []);
+  });
+
+  it.skipIf(skip)('the search box finds sections of the guides and links them', async () => {
+    const { page, problems } = await open('/docs/guides/errors.html');
+    await page.getByLabel('Search the guides').fill('idempotency key');
+    const first = page.locator('#guide-search-results a').first();
+    await first.waitFor({ timeout: 10_000 });
+    assert.match(await page.locator('#guide-search-status').innerText(), /\d+ sections? of the guides/);
+    const href = await first.getAttribute('href');
+    assert.match(href ?? '', /^\.\.\/guides\/[\w-]+\.html(#[\w-]+)?$/);
+    await first.click();
+    await page.waitForURL(/\/docs\/guides\//);
+    clean(problems, 'search');
+    await page.context().close();
+  });
+
+  it.skipIf(skip)("a reference page's version switcher opens the other version, and its Try it link opens the console on that operation", async () => {
+    const { page, problems } = await open('/docs/2020-10-12.html');
+    await page.locator('.docs-bar .versions a', { hasText: '2019-07-01' }).click();
+    await page.waitForURL(/\/docs\/2019-07-01\.html/);
+    await page.locator('[data-component-name="Menu/MenuItem"]').first().waitFor();
+    await show(page, /^\s*Accounts\s*$/, 'Accounts');
+    await show(page, /^\s*List accounts\s*GET\s*$/i, 'List accounts');
+    await page.locator('a', { hasText: /^Try it$/ }).first().waitFor();
+    const tryLinks = await page.locator('a', { hasText: /^Try it$/ }).evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+    const listAccounts = tryLinks.find((href) => href.includes('operation=listAccounts'));
+    assert.ok(listAccounts, tryLinks.join(', '));
+    await page.goto(listAccounts);
+    assert.equal(await page.locator('#operation').inputValue(), '2019-07-01/listAccounts');
+    assert.equal(await page.getByLabel(/^Service-Version/).inputValue(), '2019-07-01');
+    clean(problems, 'switcher');
+    await page.context().close();
   });
 });

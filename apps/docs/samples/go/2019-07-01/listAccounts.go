@@ -21,7 +21,7 @@ func main() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	// The client's types are 2020-10-12's; in 2019-07-01 this answer has another shape: read it as JSON
+	// The client's types are the current version's; this answer's shape in 2019-07-01 differs: read it as JSON
 	// through the client's authenticated connection.
 	response, err := client.ListAccounts(ctx, nil)
 	if err != nil {

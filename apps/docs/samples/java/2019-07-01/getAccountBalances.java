@@ -12,7 +12,7 @@ public class GetAccountBalances {
     client.setUsername(System.getenv("AGGREGATION_TOKEN"));
     client.setPassword("");
     client.addDefaultHeader("Service-Version", "2019-07-01");
-    // The client's models are 2020-10-12's; in 2019-07-01 this answer has another shape: read it as JSON
+    // The client's models are the current version's; this answer's shape in 2019-07-01 differs: read it as JSON
     // through the client's authenticated connection.
     String body;
     try (okhttp3.Response response = new AccountsApi(client).getAccountBalancesCall(System.getenv("ACCOUNT_ID"), null, null).execute()) {

@@ -7,7 +7,7 @@ client = create_client(
     base_url=os.environ["AGGREGATION_BASE_URL"],
     version="2019-07-01",
 )
-# The client's models are 2020-10-12's; in 2019-07-01 this answer has another shape: read it as JSON
+# The client's models are the current version's; this answer's shape in 2019-07-01 differs: read it as JSON
 # through the client's authenticated connection.
 response = client.get_httpx_client().get("/accounts")
 response.raise_for_status()
