@@ -12,6 +12,7 @@ import { artifactsDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
 import { RunError, run } from '../src/run.ts';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
+import { buildGoPrograms, pythonPackagePath } from './support/programs.ts';
 import { type Sandbox, sampleEnv, startSandbox } from './support/sandbox.ts';
 
 const toolchain = findToolchain();
@@ -26,7 +27,8 @@ const commands: Record<RunnableLanguage, (file: string) => [string, string[]]> =
   sh: (file) => ['sh', ['-e', file]],
   ts: (file) => [process.execPath, [file]],
   python: (file) => [venvPython, [file]],
-  go: (file) => [toolchain.go ?? 'go', ['run', file]],
+  // Built before they run, all in one module with the Go client (see below).
+  go: (file) => [file, []],
 };
 
 // curl exits non-zero on an HTTP error (printing the body) only when asked to: ask through a .curlrc.
@@ -40,8 +42,16 @@ const blocks = loadGuides()
 
 describe("the guides' code against the sandbox server", { concurrent: true }, () => {
   let sandbox: Sandbox;
+  let goBinaries: Record<string, string> = {};
+  let pythonPath = '';
   beforeAll(async () => {
     sandbox = await startSandbox();
+    if (!skips.python) pythonPath = pythonPackagePath('guides');
+    // The Go blocks use aggregation.example/client: one module build for all of them.
+    const goBlocks = blocks.filter((block) => block.language === 'go');
+    if (!skips.go && goBlocks.length > 0) {
+      goBinaries = await buildGoPrograms(toolchain.go!, 'guides', Object.fromEntries(goBlocks.map((block) => [`${block.guide}-line-${block.line}`, block.source])));
+    }
   });
   afterAll(() => sandbox?.close());
 
@@ -56,8 +66,9 @@ describe("the guides' code against the sandbox server", { concurrent: true }, ()
       const file = join(artifactsDir, 'guides', block.guide, `line-${block.line}.${extensions[language]}`);
       mkdirSync(join(file, '..'), { recursive: true });
       writeFileSync(file, block.source);
-      const env = venvEnv({ ...(await sampleEnv(sandbox.url)), AGGREGATION_BASE_URL: sandbox.url, CURL_HOME: curlHome });
-      const running = run(...commands[language](file), { env, timeoutMs: 120_000 });
+      const env = venvEnv({ ...(await sampleEnv(sandbox.url)), AGGREGATION_BASE_URL: sandbox.url, CURL_HOME: curlHome, PYTHONPATH: pythonPath });
+      const program = language === 'go' ? goBinaries[`${block.guide}-line-${block.line}`]! : file;
+      const running = run(...commands[language](program), { env, timeoutMs: 120_000 });
       if (block.fails) {
         await assert.rejects(running, (error: unknown) => error instanceof RunError && /"error"/.test(error.stdout));
         return;
