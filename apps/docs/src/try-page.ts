@@ -126,9 +126,9 @@ operation, then send it. Every request goes to this server only; the equivalent 
 <h3>Headers</h3>
 <table id="headers"><thead><tr><th scope="col">Header</th><th scope="col">Value</th></tr></thead><tbody></tbody></table>
 <h3>Body</h3>
-<pre id="response-body" tabindex="0" aria-label="Response body"></pre>
+<pre id="response-body" tabindex="0" role="region" aria-label="Response body"></pre>
 <h3>The same request with curl</h3>
-<pre id="curl" tabindex="0" aria-label="curl command"></pre>
+<pre id="curl" tabindex="0" role="region" aria-label="curl command"></pre>
 </section>
 </div>
 <script type="application/json" id="console-data">${data}</script>
