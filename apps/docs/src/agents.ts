@@ -52,7 +52,9 @@ function fieldRows(document: OpenApiDocument, schema: unknown): string[][] {
 /** The error codes a response's examples show (`not_found`, `enrollment.disconnected.<reason>`). */
 function exampleCodes(document: OpenApiDocument, content: Operation['responses'][number]['content']): string[] {
   const codes = content.flatMap(({ media }) =>
-    examplesOf(media, document).flatMap((value) => (isObject(value) && isObject(value.error) && typeof value.error.code === 'string' ? [value.error.code] : [])),
+    examplesOf(media, document).flatMap((value) =>
+      isObject(value) && isObject(value.error) && typeof value.error.code === 'string' ? [value.error.code] : [],
+    ),
   );
   return [...new Set(codes)];
 }
@@ -154,13 +156,11 @@ export function operationMarkdown({ document, operation, samples, bundle }: Oper
           ]),
         )}`,
   );
-  section(
-    'Samples',
-    samples
-      .map((sample) => `### ${sample.language.label}\n\n${fence(sample.language.fence, sample.source)}`)
-      .join('\n\n'),
-  );
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  section('Samples', samples.map((sample) => `### ${sample.language.label}\n\n${fence(sample.language.fence, sample.source)}`).join('\n\n'));
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function fieldTypeOf(schema: unknown): string {
@@ -207,7 +207,9 @@ export function llmsTxt(input: LlmsInput): string {
   lines.push(
     '## Optional',
     '',
-    ...input.documents.map((document) => `- [OpenAPI description, ${document.name}](openapi/${document.name}.json): the whole ${document.title} as OpenAPI 3.1`),
+    ...input.documents.map(
+      (document) => `- [OpenAPI description, ${document.name}](openapi/${document.name}.json): the whole ${document.title} as OpenAPI 3.1`,
+    ),
     '- [Changelog](changelog.html): the releases and the changes between API versions, newest first',
     '',
   );

@@ -17,9 +17,18 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { distDir, loadBundle } from '@aggregation/openapi/contract';
-import { guideMarkdown, guideMarkdownPath, type LlmsInput, llmsFullTxt, llmsTxt, type OperationPage, operationMarkdown, operationMarkdownPath } from './agents.ts';
-import { buildChangelog, renderChangelog } from './changelog.ts';
 import { generatorsBundlePath } from '@aggregation/openapi/generators';
+import {
+  guideMarkdown,
+  guideMarkdownPath,
+  type LlmsInput,
+  llmsFullTxt,
+  llmsTxt,
+  type OperationPage,
+  operationMarkdown,
+  operationMarkdownPath,
+} from './agents.ts';
+import { buildChangelog, renderChangelog } from './changelog.ts';
 import { decorate } from './decorate.ts';
 import { diffDocuments } from './diff.ts';
 import { currentVersion, type DocumentName, documentNames, isVersion, operationsOf, pageTitle, versions, webhooksOf } from './documents.ts';
@@ -97,7 +106,10 @@ async function copyGeneratorFiles(version: (typeof versions)[number]): Promise<G
 
 /** The CHANGELOG.md of every workspace that has one, by package name. */
 function packageChangelogs(): { name: string; file: string }[] {
-  const workspaces = [openapiDir, ...['packages', 'apps'].flatMap((folder) => readdirSync(join(repoRoot, folder)).map((name) => join(repoRoot, folder, name)))];
+  const workspaces = [
+    openapiDir,
+    ...['packages', 'apps'].flatMap((folder) => readdirSync(join(repoRoot, folder)).map((name) => join(repoRoot, folder, name))),
+  ];
   return workspaces.flatMap((dir) => {
     const file = join(dir, 'CHANGELOG.md');
     if (!existsSync(file) || !existsSync(join(dir, 'package.json'))) return [];
@@ -131,7 +143,13 @@ async function build(): Promise<void> {
     documents: documents.map((document) => ({ ...document, status: pages.find((page) => page.name === document.name)!.status })),
   };
   await writeOut(join(outDir, 'llms.txt'), llmsTxt(llms));
-  await writeOut(join(outDir, 'llms-full.txt'), llmsFullTxt(llms, built.flatMap((entry) => entry.operations)));
+  await writeOut(
+    join(outDir, 'llms-full.txt'),
+    llmsFullTxt(
+      llms,
+      built.flatMap((entry) => entry.operations),
+    ),
+  );
 
   await writeOut(
     join(outDir, tryPagePath),
@@ -146,7 +164,10 @@ async function build(): Promise<void> {
     changesetDir: join(repoRoot, '.changeset'),
     packageChangelogs: packageChangelogs(),
   });
-  await writeOut(join(outDir, 'changelog.html'), sitePage('Changelog: documentation', siteNav(guides, references, 'changelog.html', ''), renderChangelog(releases)));
+  await writeOut(
+    join(outDir, 'changelog.html'),
+    sitePage('Changelog: documentation', siteNav(guides, references, 'changelog.html', ''), renderChangelog(releases)),
+  );
   await mkdir(join(outDir, 'openapi'), { recursive: true });
   for (const name of documentNames) {
     for (const ext of ['json', 'yaml']) await copyFile(join(distDir, `${name}.${ext}`), join(outDir, 'openapi', `${name}.${ext}`));

@@ -17,7 +17,8 @@ export type ChangeItem = { text: string; breaking: boolean };
 /** One section of the changelog; `date` only where a source records one. */
 export type Release = { id: string; title: string; date: string | undefined; sources: string[]; notes: string[]; items: ChangeItem[] };
 
-const operationName = (operation: OperationKey) => `${operation.method.toUpperCase()} ${operation.path}${operation.operationId ? ` (${operation.operationId})` : ''}`;
+const operationName = (operation: OperationKey) =>
+  `${operation.method.toUpperCase()} ${operation.path}${operation.operationId ? ` (${operation.operationId})` : ''}`;
 const shape = (change: ShapeChange) => `${change.from} → ${change.to}${change.via.length ? `, through ${change.via.join(', ')}` : ''}`;
 
 /**

@@ -2,9 +2,10 @@
 // right-hand panel, and a line of links under each operation's description (the console with the operation chosen,
 // the operation as Markdown, the changelog). The bundle itself stays untouched: the decorated copy is a build
 // output of the docs only, so the description reads the same everywhere else.
+
+import { operationMarkdownPath } from './agents.ts';
 import type { DocumentName, OpenApiDocument } from './documents.ts';
 import { operationsOf } from './documents.ts';
-import { operationMarkdownPath } from './agents.ts';
 import { type Sample, samplesFor } from './samples.ts';
 import { tryLink } from './try-page.ts';
 

@@ -8,7 +8,10 @@ export const searchIndexFile = 'search-index.json';
 export type SearchEntry = { guide: string; heading: string; href: string; text: string };
 
 /** One entry per section of each guide (the text under one heading), linked to its anchor. */
-export function buildSearchIndex(guides: readonly { name: string; title: string; markdown: string }[], headingId: (text: string) => string): SearchEntry[] {
+export function buildSearchIndex(
+  guides: readonly { name: string; title: string; markdown: string }[],
+  headingId: (text: string) => string,
+): SearchEntry[] {
   const entries: SearchEntry[] = [];
   for (const guide of guides) {
     let current: SearchEntry = { guide: guide.title, heading: guide.title, href: `guides/${guide.name}.html`, text: '' };

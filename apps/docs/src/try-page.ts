@@ -3,7 +3,6 @@
 // and the example of each request body. The reference links each operation here (try/?document=...&operation=...).
 import { deref, type OpenApiDocument, type Operation, operationsOf } from '@aggregation/openapi/contract';
 import { type DocumentName, isVersion } from './documents.ts';
-import { escapeHtml } from './html.ts';
 
 export const tryPagePath = 'try/index.html';
 
@@ -34,7 +33,9 @@ function exampleOf(parameter: Operation['parameters'][number], document: Documen
   // An id in a path is the reader's own: the console fills account_id in after enrolling.
   if (parameter.in === 'path') return '';
   const schema = parameter.schema ?? {};
-  const found = [parameter.example, schema.example, Array.isArray(schema.examples) ? schema.examples[0] : undefined].find((value) => value !== undefined);
+  const found = [parameter.example, schema.example, Array.isArray(schema.examples) ? schema.examples[0] : undefined].find(
+    (value) => value !== undefined,
+  );
   return found === undefined ? '' : String(found);
 }
 

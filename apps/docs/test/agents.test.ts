@@ -88,7 +88,8 @@ describe('the changelog', () => {
 
   it('says where each entry comes from, and lists the pending changesets and the allowed breaking changes undated', () => {
     const unreleased = html.slice(html.indexOf('id="unreleased"'), html.indexOf(`id="api-${versions[0]}"`));
-    for (const changeset of readChangesets(join(docsDir, '..', '..', '..', '.changeset'))) assert.ok(unreleased.includes(`.changeset/${changeset.file}`));
+    for (const changeset of readChangesets(join(docsDir, '..', '..', '..', '.changeset')))
+      assert.ok(unreleased.includes(`.changeset/${changeset.file}`));
     assert.ok(unreleased.includes('openapi/breaking-changes.yaml'));
     assert.ok(unreleased.includes('Not dated'));
   });
@@ -152,7 +153,10 @@ describe('navigation', () => {
     };
     for (const name of documentNames) {
       const ids = data.operations.filter((operation) => operation.document === name).map((operation) => operation.operationId);
-      assert.deepEqual(ids, operationsOf(loadBundle(name)).map((operation) => operation.operationId));
+      assert.deepEqual(
+        ids,
+        operationsOf(loadBundle(name)).map((operation) => operation.operationId),
+      );
     }
   });
 });

@@ -12,8 +12,8 @@ import { Hono } from 'hono';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { documentNames, type OpenApiDocument, operationsOf, webhooksOf } from '../src/documents.ts';
-import { docsApp } from '../src/index.ts';
 import { loadGuides } from '../src/guides.ts';
+import { docsApp } from '../src/index.ts';
 import { docsDir, screenshotsDir } from '../src/paths.ts';
 
 const chromiumPath = findChromium();
@@ -227,8 +227,16 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
   async function seriousViolations(page: Page): Promise<string[]> {
     await page.addScriptTag({ content: axeSource });
     const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document);
-      return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+      const result = await (
+        globalThis as unknown as {
+          axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+        }
+      ).axe.run(document);
+      return result.violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        targets: violation.nodes.map((node) => node.target.join(' ')),
+      }));
     });
     return violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -274,7 +282,10 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     await page.locator('[data-component-name="Menu/MenuItem"]').first().waitFor();
     await show(page, /^\s*Accounts\s*$/, 'Accounts');
     await show(page, /^\s*List accounts\s*GET\s*$/i, 'List accounts');
-    await page.locator('a', { hasText: /^Try it$/ }).first().waitFor();
+    await page
+      .locator('a', { hasText: /^Try it$/ })
+      .first()
+      .waitFor();
     const tryLinks = await page.locator('a', { hasText: /^Try it$/ }).evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
     const listAccounts = tryLinks.find((href) => href.includes('operation=listAccounts'));
     assert.ok(listAccounts, tryLinks.join(', '));

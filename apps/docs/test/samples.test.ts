@@ -33,7 +33,7 @@ describe('code samples in the built documents', () => {
     });
   }
 
-  it('each operation links the console with it chosen, its Markdown and the changelog, in the docs\' copy only', () => {
+  it("each operation links the console with it chosen, its Markdown and the changelog, in the docs' copy only", () => {
     for (const name of documentNames) {
       for (const operation of operationsOf(built(name))) {
         const description = String(operation.operation.description);
@@ -64,7 +64,15 @@ describe('code samples in the built documents', () => {
     for (const language of languages) {
       for (const file of readdirSync(join(samplesDir, language.id), { recursive: true }).map(String)) {
         if (!file.endsWith(`.${language.ext}`)) continue;
-        assert.ok(ids.has(file.slice(0, -language.ext.length - 1).split('/').at(-1)!), `${language.id}/${file} names no operation`);
+        assert.ok(
+          ids.has(
+            file
+              .slice(0, -language.ext.length - 1)
+              .split('/')
+              .at(-1)!,
+          ),
+          `${language.id}/${file} names no operation`,
+        );
       }
     }
   });
@@ -107,7 +115,13 @@ describe('decorate', () => {
     const { document, samples } = decorate('2019-07-01', bundle, dir);
     assert.deepEqual(
       samples.map((sample) => sample.source.trim()),
-      ['shared 2019-07-01 AGGREGATION_BASE_URL', 'shared 2019-07-01 AGGREGATION_BASE_URL', 'own AGGREGATION_BASE_URL', 'shared 2019-07-01 AGGREGATION_BASE_URL', 'shared 2019-07-01 AGGREGATION_BASE_URL'],
+      [
+        'shared 2019-07-01 AGGREGATION_BASE_URL',
+        'shared 2019-07-01 AGGREGATION_BASE_URL',
+        'own AGGREGATION_BASE_URL',
+        'shared 2019-07-01 AGGREGATION_BASE_URL',
+        'shared 2019-07-01 AGGREGATION_BASE_URL',
+      ],
     );
     assert.equal((document.paths?.['/a']?.get?.['x-codeSamples'] as CodeSample[] | undefined)?.length, languages.length);
     assert.equal(bundle.paths?.['/a']?.get?.['x-codeSamples'], undefined);

@@ -50,7 +50,11 @@ describe("the guides' code against the sandbox server", { concurrent: true }, ()
     // The Go blocks use aggregation.example/client: one module build for all of them.
     const goBlocks = blocks.filter((block) => block.language === 'go');
     if (!skips.go && goBlocks.length > 0) {
-      goBinaries = await buildGoPrograms(toolchain.go!, 'guides', Object.fromEntries(goBlocks.map((block) => [`${block.guide}-line-${block.line}`, block.source])));
+      goBinaries = await buildGoPrograms(
+        toolchain.go!,
+        'guides',
+        Object.fromEntries(goBlocks.map((block) => [`${block.guide}-line-${block.line}`, block.source])),
+      );
     }
   });
   afterAll(() => sandbox?.close());

@@ -35,23 +35,34 @@ const shown = (document: string, language: string, operationId: string, ext: str
   return existsSync(file) ? { document, operationId, file, source: readFileSync(file, 'utf8') } : undefined;
 };
 const all = (language: string, ext: string) =>
-  documentNames.flatMap((document) => operationsOf(loadBundle(document)).flatMap(({ operationId }) => shown(document, language, operationId, ext) ?? []));
+  documentNames.flatMap((document) =>
+    operationsOf(loadBundle(document)).flatMap(({ operationId }) => shown(document, language, operationId, ext) ?? []),
+  );
 
 // Built once, before the first sample of their language runs.
 let goBinaries: Promise<Record<string, string>> | undefined;
-const goBinary = (sample: Shown) =>
-  (goBinaries ??= buildGoPrograms(
+const goBinary = (sample: Shown) => {
+  goBinaries ??= buildGoPrograms(
     toolchain.go!,
     'samples',
     Object.fromEntries(all('go', 'go').map((each) => [`${each.document}-${each.operationId}`, each.source])),
-  )).then((binaries) => binaries[`${sample.document}-${sample.operationId}`]!);
+  );
+  return goBinaries.then((binaries) => binaries[`${sample.document}-${sample.operationId}`]!);
+};
 const javaClasspaths = new Map<string, Promise<string>>();
 const javaClasspath = (document: string) => {
   if (!javaClasspaths.has(document)) {
     const sources = all('java', 'java').filter((sample) => sample.document === document);
     javaClasspaths.set(
       document,
-      compileJavaClient(toolchain.maven!).then((classpath) => compileJavaPrograms(toolchain.java!, classpath, `samples-java/${document}`, sources.map((each) => each.source))),
+      compileJavaClient(toolchain.maven!).then((classpath) =>
+        compileJavaPrograms(
+          toolchain.java!,
+          classpath,
+          `samples-java/${document}`,
+          sources.map((each) => each.source),
+        ),
+      ),
     );
   }
   return javaClasspaths.get(document)!;

@@ -46,21 +46,23 @@ describe('the docs served by the sandbox server', () => {
     assert.match(token, /^test_token_/);
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('#status[data-status]').waitFor({ timeout: 30_000 });
-    assert.match(await page.locator('#status').innerText(), /^200\b/);
+    assert.match(await page.locator('#status').textContent(), /^200\b/);
     const headers = await page.locator('#headers tbody tr').allInnerTexts();
     assert.ok(
       headers.some((row) => /^request-id\s+\S+/i.test(row)),
       headers.join('\n'),
     );
-    const accounts = JSON.parse(await page.locator('#response-body').innerText()) as { id: string }[];
+    const accounts = JSON.parse(await page.locator('#response-body').textContent()) as { id: string }[];
     assert.ok(accounts.length > 0 && accounts.every((account) => account.id.startsWith('acc_')));
     // The same accounts as the API gives that token.
-    const direct = (await (await fetch(`${server.url}/accounts`, { headers: { authorization: `Basic ${btoa(`${token}:`)}` } })).json()) as { id: string }[];
+    const direct = (await (await fetch(`${server.url}/accounts`, { headers: { authorization: `Basic ${btoa(`${token}:`)}` } })).json()) as {
+      id: string;
+    }[];
     assert.deepEqual(
       accounts.map((account) => account.id),
       direct.map((account) => account.id),
     );
-    const curl = await page.locator('#curl').innerText();
+    const curl = await page.locator('#curl').textContent();
     assert.ok(curl.includes(`-u '${token}:'`) && curl.includes(`'${server.url}/accounts'`), curl);
     assert.deepEqual(errors, []);
   });
