@@ -1,8 +1,9 @@
 // Every code sample of the docs, exactly as its page shows it (apps/docs/dist/samples), run against the sandbox
-// server at AGGREGATION_BASE_URL: curl with the token in the environment, TypeScript with Node, Python in the tools'
-// virtualenv with the aggregation_client package, Go built in one module against aggregation.example/client, Java
-// compiled by one javac per document against openapi-generator's Java client. Each runs on a fresh enrollment, since
-// some remove access or close accounts. (TypeScript is also typechecked: this package's tsconfig includes the samples.)
+// server at AGGREGATION_BASE_URL, each on a fresh enrollment (some remove access or close accounts) given in its
+// environment: curl with the token in the environment, one `sh` each; TypeScript, Python (with the aggregation_client
+// package), Go (with aggregation.example/client) and Java (with openapi-generator's Java client) all the samples of a
+// language in one process (see support/programs.ts). A sample fails its test when it fails (an exception, an exit, a
+// non-zero status) or prints nothing. (TypeScript is also typechecked: this package's tsconfig includes the samples.)
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,9 +14,18 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { compileJavaClient } from '../src/openapi-generator-builds.ts';
 import { artifactsDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
-import { run } from '../src/run.ts';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
-import { buildGoPrograms, compileJavaPrograms, javaClassOf, pythonPackagePath } from './support/programs.ts';
+import type { Outcome } from './support/in-one-process.ts';
+import {
+  programsOf,
+  pythonPackagePath,
+  runGoPrograms,
+  runJavaPrograms,
+  runPythonPrograms,
+  runShellPrograms,
+  runTypescriptPrograms,
+  type Source,
+} from './support/programs.ts';
 import { type Sandbox, sampleEnv, startSandbox } from './support/sandbox.ts';
 
 const toolchain = findToolchain();
@@ -29,89 +39,90 @@ const curlHome = join(artifactsDir, 'curl-home');
 mkdirSync(curlHome, { recursive: true });
 writeFileSync(join(curlHome, '.curlrc'), '--fail-with-body\n--silent\n--show-error\n');
 
-type Shown = { document: string; operationId: string; file: string; source: string };
+type Shown = { document: string; operationId: string; source: string };
 const shown = (document: string, language: string, operationId: string, ext: string): Shown | undefined => {
   const file = join(docsDir, 'samples', document, language, `${operationId}.${ext}`);
-  return existsSync(file) ? { document, operationId, file, source: readFileSync(file, 'utf8') } : undefined;
+  return existsSync(file) ? { document, operationId, source: readFileSync(file, 'utf8') } : undefined;
 };
-const all = (language: string, ext: string) =>
-  documentNames.flatMap((document) =>
-    operationsOf(loadBundle(document)).flatMap(({ operationId }) => shown(document, language, operationId, ext) ?? []),
-  );
+const nameOf = (sample: Shown) => `${sample.document}-${sample.operationId}`;
 
-// Built once, before the first sample of their language runs.
-let goBinaries: Promise<Record<string, string>> | undefined;
-const goBinary = (sample: Shown) => {
-  goBinaries ??= buildGoPrograms(
-    toolchain.go!,
-    'samples',
-    Object.fromEntries(all('go', 'go').map((each) => [`${each.document}-${each.operationId}`, each.source])),
-  );
-  return goBinaries.then((binaries) => binaries[`${sample.document}-${sample.operationId}`]!);
-};
-const javaClasspaths = new Map<string, Promise<string>>();
-const javaClasspath = (document: string) => {
-  if (!javaClasspaths.has(document)) {
-    const sources = all('java', 'java').filter((sample) => sample.document === document);
-    javaClasspaths.set(
-      document,
-      compileJavaClient(toolchain.maven!).then((classpath) =>
-        compileJavaPrograms(
-          toolchain.java!,
-          classpath,
-          `samples-java/${document}`,
-          sources.map((each) => each.source),
-        ),
-      ),
-    );
-  }
-  return javaClasspaths.get(document)!;
-};
-let pythonPath: string | undefined;
+/** A fresh enrollment, with the ids the sample reads from its environment. */
+async function envOf(sandbox: Sandbox, sample: Shown): Promise<Record<string, string>> {
+  const needs = ['TRANSACTION_ID', 'PAYMENT_ID', 'DELIVERY_ID'].filter((variable) => sample.source.includes(variable));
+  // A rollback needs an upgrade before it.
+  if (sample.operationId === 'rollBackSandboxApplicationVersion') needs.push('UPGRADE');
+  return sampleEnv(sandbox.url, needs);
+}
 
-type Language = { id: string; ext: string; skip: string | false; command(sample: Shown): Promise<[string, string[]]> };
+type Run = (programs: Source[], env: NodeJS.ProcessEnv) => Promise<Map<string, Outcome>>;
+type Language = { id: string; ext: string; skip: string | false; run: Run };
 const languages: Language[] = [
-  { id: 'curl', ext: 'sh', skip: noCurl, command: async (sample) => ['sh', ['-e', sample.file]] },
-  { id: 'typescript', ext: 'ts', skip: false, command: async (sample) => [process.execPath, [sample.file]] },
-  { id: 'python', ext: 'py', skip: noVenv, command: async (sample) => [venvPython, [sample.file]] },
-  { id: 'go', ext: 'go', skip: noGo, command: async (sample) => [await goBinary(sample), []] },
+  { id: 'curl', ext: 'sh', skip: noCurl, run: (programs, env) => runShellPrograms('samples-curl', programs, { env }) },
+  { id: 'typescript', ext: 'ts', skip: false, run: (programs, env) => runTypescriptPrograms('samples-typescript', programs, { env }) },
+  {
+    id: 'python',
+    ext: 'py',
+    skip: noVenv,
+    run: (programs, env) => runPythonPrograms(venvPython, 'samples-python', programs, { env: { ...env, PYTHONPATH: pythonPackagePath('samples') } }),
+  },
+  { id: 'go', ext: 'go', skip: noGo, run: (programs, env) => runGoPrograms(toolchain.go!, 'samples-go', programs, { env }) },
   {
     id: 'java',
     ext: 'java',
     skip: noJava,
-    command: async (sample) => [toolchain.java!, ['-cp', await javaClasspath(sample.document), javaClassOf(sample.source)]],
+    // The pages of the two versions declare the same classes: a group each.
+    run: async (programs, env) => {
+      const classpath = await compileJavaClient(toolchain.maven!);
+      const groups = Object.fromEntries(
+        documentNames.map((document) => [document, programs.filter((program) => program.name.startsWith(`${document}-`))]),
+      );
+      return runJavaPrograms(toolchain.java!, classpath, 'samples-java', groups, { env });
+    },
   },
 ];
 
+// Every test of a language waits for its language's one run, which can take minutes on a busy machine; a sample that
+// hangs fails on its own (in-one-process.ts).
+const waitForRunMs = 20 * 60_000;
+
 describe('code samples against the sandbox server', { concurrent: true }, () => {
   let sandbox: Sandbox;
+  const runs = new Map<string, Promise<Map<string, Outcome>>>();
   beforeAll(async () => {
     sandbox = await startSandbox();
-    if (!noVenv) pythonPath = pythonPackagePath('samples');
+    const env = venvEnv({ AGGREGATION_BASE_URL: sandbox.url, CURL_HOME: curlHome });
+    for (const language of languages) {
+      if (language.skip) continue;
+      const samples = documentNames.flatMap((document) =>
+        operationsOf(loadBundle(document)).flatMap(({ operationId }) => shown(document, language.id, operationId, language.ext) ?? []),
+      );
+      const running = programsOf(samples, async (sample) => ({ name: nameOf(sample), source: sample.source, env: await envOf(sandbox, sample) })).then(
+        (programs) => language.run(programs, env),
+      );
+      // Each test of the language awaits it, and fails with its error.
+      running.catch(() => {});
+      runs.set(language.id, running);
+    }
   });
   afterAll(() => sandbox?.close());
 
-  for (const name of documentNames) {
-    for (const { operationId } of operationsOf(loadBundle(name))) {
+  for (const document of documentNames) {
+    for (const { operationId } of operationsOf(loadBundle(document))) {
       for (const language of languages) {
-        const sample = shown(name, language.id, operationId, language.ext);
+        const sample = shown(document, language.id, operationId, language.ext);
         // The sandbox document has no Go or Java samples (its clients are generated from the versions); the docs'
         // own tests check that every page has the samples it must.
         if (!sample) continue;
-        it.skipIf(language.skip)(`${name} ${operationId} (${language.id})`, async () => {
-          const needs = ['TRANSACTION_ID', 'PAYMENT_ID', 'DELIVERY_ID'].filter((variable) => sample.source.includes(variable));
-          // A rollback needs an upgrade before it.
-          if (operationId === 'rollBackSandboxApplicationVersion') needs.push('UPGRADE');
-          const env = venvEnv({
-            ...(await sampleEnv(sandbox.url, needs)),
-            AGGREGATION_BASE_URL: sandbox.url,
-            CURL_HOME: curlHome,
-            ...(pythonPath ? { PYTHONPATH: pythonPath } : {}),
-          });
-          const [file, args] = await language.command(sample);
-          const { stdout } = await run(file, args, { env, timeoutMs: 120_000 });
-          assert.ok(stdout.trim().length > 0 || operationId.startsWith('delete'), 'the sample printed nothing');
-        });
+        it.skipIf(language.skip)(
+          `${document} ${operationId} (${language.id})`,
+          async () => {
+            const outcome = (await runs.get(language.id)!).get(nameOf(sample));
+            assert.ok(outcome, 'the sample was not run');
+            assert.ok(outcome.ok, `the sample failed: ${outcome.error}\n--- its output\n${outcome.output}`);
+            assert.ok(outcome.output.trim().length > 0 || operationId.startsWith('delete'), 'the sample printed nothing');
+          },
+          waitForRunMs,
+        );
       }
     }
   }
