@@ -22,9 +22,22 @@ const style = `<style>
 .docs-bar .versions a[aria-current] { background: #0550ae; border-color: #0550ae; color: #fff; font-weight: 600; }
 .docs-bar .label { font-weight: 600; }
 :root:not(.dark) { --search-trigger-color: #555761; }
+/* Text Redoc's light theme draws too pale for its size (axe-core wants 4.5:1): the method badges, links, code
+   tokens and the names of nested properties (Redoc colours them by nesting level; the level's line beside them keeps
+   the colour), in shades that reach it on white and on the code blocks' grey. */
+:root:not(.dark) .tag-get { --tag-color: #12703d; } :root:not(.dark) .tag-post { --tag-color: #1a56d6; }
+:root:not(.dark) .tag-put { --tag-color: #9a5200; } :root:not(.dark) .tag-delete { --tag-color: #c8093c; }
+:root:not(.dark) .tag-patch { --tag-color: #735a00; }
+:root:not(.dark) { --color-blue-6: #0b5cd5; --code-block-tokens-string-color: #2a5fb8; --code-block-tokens-property-string-color: #2a5fb8;
+  --code-block-tokens-function-color: #9c5208; --code-block-tokens-operator-color: #9c5208; --code-block-tokens-class-name-color: #9c5208;
+  --code-block-tokens-comment-color: #5f6070; }
+:root:not(.dark) .schema-name { color: var(--text-color-primary) !important; }
 </style>`;
 
-/** Makes every region that scrolls reachable by keyboard, as Redoc renders and re-renders them. */
+/**
+ * Makes every region that scrolls reachable by keyboard, and names each menu button by what it shows too (a button
+ * named "Example" that shows "Make a payment" becomes "Example: Make a payment"), as Redoc renders and re-renders them.
+ */
 const focusScript = `<script>(() => {
   const scrolls = (element) => {
     const style = getComputedStyle(element);
@@ -39,10 +52,17 @@ const focusScript = `<script>(() => {
       if (!element.hasAttribute('role')) element.setAttribute('role', 'region');
       if (!element.hasAttribute('aria-label')) element.setAttribute('aria-label', element.tagName === 'PRE' ? 'Code' : 'Scrollable content');
     }
+    for (const button of document.querySelectorAll('button[aria-label]')) {
+      const label = button.dataset.label ?? button.getAttribute('aria-label');
+      button.dataset.label = label;
+      const text = button.textContent.replace(/\\s+/g, ' ').trim();
+      const name = text && !label.toLowerCase().includes(text.toLowerCase()) ? label + ': ' + text : label;
+      if (button.getAttribute('aria-label') !== name) button.setAttribute('aria-label', name);
+    }
   };
   let queued = false;
   const schedule = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; mark(); }); } };
-  new MutationObserver(schedule).observe(document.documentElement, { childList: true, subtree: true });
+  new MutationObserver(schedule).observe(document.documentElement, { childList: true, characterData: true, subtree: true });
   addEventListener('resize', schedule);
   addEventListener('load', schedule);
   schedule();
