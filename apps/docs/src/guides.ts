@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import { generatorMatrix, generatorMatrixMarker } from './generator-matrix.ts';
 import { escapeHtml } from './html.ts';
 import { faviconLink } from './offline.ts';
+import { searchForm, searchScript, searchStyle } from './search.ts';
 
 export const guidesDir = fileURLToPath(new URL('../guides', import.meta.url));
 
@@ -76,25 +77,30 @@ export function codeBlocksOf(guide: Guide): CodeBlock[] {
   return blocks;
 }
 
+/** The id of a heading's element, from its text: `## 2. Make an enrollment` is `#2-make-an-enrollment`. */
+export function headingId(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
 const markdown = new Marked({
   renderer: {
     code({ text, lang }) {
       const { language } = infoOf(lang);
       const label = labels[language] ?? language;
-      return `<figure class="code" data-language="${escapeHtml(language)}">${label ? `<figcaption>${escapeHtml(label)}</figcaption>` : ''}<pre><code>${escapeHtml(text)}</code></pre></figure>\n`;
+      return `<figure class="code" data-language="${escapeHtml(language)}">${label ? `<figcaption>${escapeHtml(label)}</figcaption>` : ''}<pre tabindex="0"><code>${escapeHtml(text)}</code></pre></figure>\n`;
     },
     heading({ tokens, depth, text }) {
-      const id = text
-        .toLowerCase()
-        .replace(/<[^>]+>/g, '')
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '');
+      const id = headingId(text);
       return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
     },
   },
 });
 
-export const siteStyle = `
+export const siteStyle = `${searchStyle}
 body { font: 16px/1.6 system-ui, sans-serif; color: #1f2328; margin: 0; }
 .site { display: grid; grid-template-columns: 15rem 1fr; min-height: 100vh; }
 nav.site-nav { background: #f6f8fa; border-right: 1px solid #d0d7de; padding: 1.5rem 1rem; font-size: 15px; }
@@ -128,9 +134,11 @@ export function siteNav(guides: readonly Guide[], references: readonly SiteLink[
   const item = (link: SiteLink) =>
     `<li><a href="${escapeHtml(base + link.href)}"${link.href === current ? ' aria-current="page"' : ''}>${escapeHtml(link.title)}</a></li>`;
   return `<nav class="site-nav" aria-label="Documentation">
-<ul>${item({ href: 'index.html', title: 'Overview' })}</ul>
+${searchForm(base)}
+<ul>${item({ href: 'index.html', title: 'Overview' })}${item({ href: 'try/index.html', title: 'Try it' })}${item({ href: 'changelog.html', title: 'Changelog' })}</ul>
 <h2>Guides</h2><ul>${guides.map((guide) => item({ href: guidePath(guide), title: guide.title })).join('')}</ul>
 <h2>Reference</h2><ul>${references.map(item).join('')}</ul>
+<h2>For programs</h2><ul>${item({ href: 'llms.txt', title: 'llms.txt' })}${item({ href: 'llms-full.txt', title: 'llms-full.txt' })}</ul>
 </nav>`;
 }
 
@@ -155,6 +163,7 @@ ${nav}
 ${content}
 </main>
 </div>
+<script>${searchScript}</script>
 </body>
 </html>
 `;
@@ -162,6 +171,6 @@ ${content}
 
 /** The page of one guide. */
 export function renderGuide(guide: Guide, guides: readonly Guide[], references: readonly SiteLink[]): string {
-  const body = markdown.parse(guide.markdown, { async: false });
+  const body = `${markdown.parse(guide.markdown, { async: false })}<p class="alternate">This guide <a href="${escapeHtml(guide.name)}.md">as Markdown</a>; every operation it names is in the reference (navigation), each with a link to try it.</p>\n`;
   return sitePage(`${guide.title}: guides`, siteNav(guides, references, guidePath(guide), '../'), body);
 }

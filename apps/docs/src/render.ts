@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeOffline } from './offline.ts';
 import { packageDir } from './paths.ts';
+import { addReferenceChrome, type ReferenceChrome } from './reference-chrome.ts';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -15,7 +16,7 @@ function redoclyCli(): string {
   return join(manifest, '..', 'bin', 'cli.js');
 }
 
-export async function renderPage(input: string, output: string, title: string): Promise<void> {
+export async function renderPage(input: string, output: string, title: string, chrome: ReferenceChrome): Promise<void> {
   // Run by this same Node (24): Redocly CLI 2 warns on older ones. No telemetry or update checks on a build.
   await run(
     process.execPath,
@@ -26,5 +27,5 @@ export async function renderPage(input: string, output: string, title: string): 
       maxBuffer: 16 * 1024 * 1024,
     },
   );
-  await writeFile(output, makeOffline(await readFile(output, 'utf8')));
+  await writeFile(output, addReferenceChrome(makeOffline(await readFile(output, 'utf8')), chrome));
 }

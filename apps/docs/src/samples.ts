@@ -15,13 +15,24 @@ export type Language = {
   /** `lang` of x-codeSamples (Redoc picks the highlighting from it). */
   lang: string;
   label: string;
+  /** The language of a Markdown code fence. */
+  fence: string;
+  /** Only the API versions' pages: the Python, Go and Java clients are generated from a version's description, which the sandbox document is not. */
+  versionsOnly?: true;
 };
 
 export const languages: readonly Language[] = [
-  { id: 'curl', ext: 'sh', lang: 'curl', label: 'curl' },
-  { id: 'typescript', ext: 'ts', lang: 'TypeScript', label: 'TypeScript' },
-  { id: 'python', ext: 'py', lang: 'Python', label: 'Python' },
+  { id: 'curl', ext: 'sh', lang: 'curl', label: 'curl', fence: 'sh' },
+  { id: 'typescript', ext: 'ts', lang: 'TypeScript', label: 'TypeScript', fence: 'ts' },
+  { id: 'python', ext: 'py', lang: 'Python', label: 'Python', fence: 'python' },
+  { id: 'go', ext: 'go', lang: 'Go', label: 'Go', fence: 'go', versionsOnly: true },
+  { id: 'java', ext: 'java', lang: 'Java', label: 'Java', fence: 'java', versionsOnly: true },
 ];
+
+/** The languages a document's page shows samples in. */
+export function languagesOf(document: DocumentName): readonly Language[] {
+  return isVersion(document) ? languages : languages.filter((language) => !language.versionsOnly);
+}
 
 export type Sample = {
   document: DocumentName;
@@ -42,7 +53,7 @@ export class MissingSamplesError extends Error {
 }
 
 /** Samples call the API at this variable of the environment, so that they run against any server as shown. */
-export const baseUrlVariable = 'BASE_URL';
+export const baseUrlVariable = 'AGGREGATION_BASE_URL';
 
 export class HardCodedHostError extends Error {
   readonly files: string[];
@@ -68,7 +79,7 @@ export function samplesFor(document: DocumentName, operationIds: readonly string
   const samples: Sample[] = [];
   const missing: string[] = [];
   for (const operationId of operationIds) {
-    for (const language of languages) {
+    for (const language of languagesOf(document)) {
       const sample = readSample(document, operationId, language, dir);
       if (sample) samples.push(sample);
       else missing.push(join(dir, language.id, `${operationId}.${language.ext}`));

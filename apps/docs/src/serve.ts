@@ -12,11 +12,13 @@ export type DocsAppOptions = {
 export function docsApp(options: DocsAppOptions = {}): Hono {
   const root = options.root ?? docsDir;
   const app = new Hono();
-  // The index links its pages relatively, so it must be read from ".../docs/", not ".../docs".
-  app.get('/', async (c, next) => {
-    if (!c.req.path.endsWith('/')) return c.redirect(`${c.req.path}/`, 301);
+  // The index and the console link their pages relatively, so they must be read from ".../docs/", not ".../docs".
+  const withSlash: MiddlewareHandler = async (c, next) => {
+    if (!c.req.path.endsWith('/')) return c.redirect(`${c.req.path}/${new URL(c.req.url).search}`, 301);
     return next();
-  });
+  };
+  app.get('/', withSlash);
+  app.get('/try', withSlash);
   // Made on first use: an app created before the docs are built still serves them once they are.
   let files: MiddlewareHandler | undefined;
   app.use('*', async (c, next) => {
@@ -26,7 +28,10 @@ export function docsApp(options: DocsAppOptions = {}): Hono {
       // Mounted under a prefix: keep only the part of the path after it.
       rewriteRequestPath: (path, context) => path.slice(context.req.routePath.replace(/\/?\*$/, '').length) || '/',
     });
-    return files(c, next);
+    const response = await files(c, next);
+    // Hono's table of types has no Markdown; the guides and operations as Markdown are read as text/markdown.
+    if (response && c.req.path.endsWith('.md') && response.status === 200) response.headers.set('Content-Type', 'text/markdown; charset=utf-8');
+    return response;
   });
   return app;
 }

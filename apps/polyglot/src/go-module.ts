@@ -17,8 +17,8 @@ function idempotencyModule(): string {
   return `// Code generated from the description when the module is assembled. DO NOT EDIT.\n\npackage aggregation\n\n// idempotentPosts are the paths of the POST operations that declare an Idempotency-Key header.\nvar idempotentPosts = []string{\n${paths.join('')}}\n`;
 }
 
-/** Writes the module into `outDir` (run generateGoClient first), completes its go.sum, then vets and tests it. */
-export async function buildGoModule(go: string, outDir: string): Promise<string> {
+/** Writes the module's files into `outDir` (run generateGoClient first): the generated client and the layer. */
+export function assembleGoModule(outDir: string): string {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'testdata'), { recursive: true });
   for (const file of ['client.gen.go', 'go.mod']) cpSync(join(goClientDir, file), join(outDir, file));
@@ -26,6 +26,12 @@ export async function buildGoModule(go: string, outDir: string): Promise<string>
   writeFileSync(join(outDir, 'idempotency.gen.go'), idempotencyModule());
   cpSync(join(repoRoot, 'LICENSE'), join(outDir, 'LICENSE'));
   cpSync(webhookVectorsPath, join(outDir, 'testdata', 'webhook-signatures.json'));
+  return outDir;
+}
+
+/** Writes the module into `outDir` (run generateGoClient first), completes its go.sum, then vets and tests it. */
+export async function buildGoModule(go: string, outDir: string): Promise<string> {
+  assembleGoModule(outDir);
   await run(go, ['mod', 'tidy'], { cwd: outDir });
   await run(go, ['vet', './...'], { cwd: outDir });
   await run(go, ['test', './...'], { cwd: outDir });

@@ -1,7 +1,7 @@
 // Building what openapi-generator wrote, the way each language's users do: tsc for typescript-fetch, pip into a
 // virtualenv for python, Maven for java; and the smoke program of each (smoke/openapi-generator/<generator>) built
 // against it.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { mavenOptions, outputDir, outputRoot, smokeDir } from './openapi-generator.ts';
@@ -63,13 +63,44 @@ export const importEveryModule = [
   'print(len(names), "modules")',
 ].join('\n');
 
-/** `mvn compile` of the generated Maven project; returns the classpath to run code against it. */
+/**
+ * `mvn compile` of the generated Maven project, once per generation (test files of this package that need it run at
+ * the same time: they take turns through a lock, and the second finds it compiled); returns the classpath to run
+ * code against it.
+ */
 export async function compileJavaClient(mvn: string): Promise<string> {
   const project = outputDir('java');
-  const classpathFile = join(project, 'target', 'classpath.txt');
-  mkdirSync(join(project, 'target'), { recursive: true });
-  await run(mvn, [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`], {
-    cwd: project,
+  const target = join(project, 'target');
+  const classpathFile = join(target, 'classpath.txt');
+  const classpath = () => [join(target, 'classes'), readFileSync(classpathFile, 'utf8').trim()].join(delimiter);
+  mkdirSync(target, { recursive: true });
+  return withLock(join(target, '.compile-lock'), async () => {
+    const hash = hashFiles([stampFile(outputRoot)]);
+    if (existsSync(classpathFile) && isUpToDate(target, hash)) return classpath();
+    await run(mvn, [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`], {
+      cwd: project,
+    });
+    markUpToDate(target, hash);
+    return classpath();
   });
-  return [join(project, 'target', 'classes'), readFileSync(classpathFile, 'utf8').trim()].join(delimiter);
+}
+
+/** Runs `body` holding a lock directory (mkdir is atomic); a lock older than 15 minutes was left by a killed run. */
+async function withLock<T>(lock: string, body: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

@@ -1,4 +1,4 @@
-curl -u "$ACCESS_TOKEN:" -X POST \
+curl -u "$AGGREGATION_TOKEN:" -X POST \
   -H 'Content-Type: application/json' \
   -d '{"days": 1}' \
-  "$BASE_URL/sandbox/clock/advance"
+  "$AGGREGATION_BASE_URL/sandbox/clock/advance"

@@ -1,4 +1,4 @@
-curl -u "$ACCESS_TOKEN:" -X POST \
+curl -u "$AGGREGATION_TOKEN:" -X POST \
   -H 'Content-Type: application/json' \
   -d '{"reason": "fraud"}' \
-  "$BASE_URL/sandbox/accounts/$ACCOUNT_ID/close"
+  "$AGGREGATION_BASE_URL/sandbox/accounts/$ACCOUNT_ID/close"

@@ -1,6 +1,6 @@
 # Answers with the payee, or with {"connect_token": "..."} when the bank asks
 # for multi-factor authentication.
-curl -u "$ACCESS_TOKEN:" -X POST \
+curl -u "$AGGREGATION_TOKEN:" -X POST \
   -H 'Service-Version: 2020-10-12' \
   -H 'Content-Type: application/json' \
   -d '{
@@ -9,4 +9,4 @@ curl -u "$ACCESS_TOKEN:" -X POST \
     "name": "Jane Doe",
     "type": "person"
   }' \
-  "$BASE_URL/accounts/$ACCOUNT_ID/payees"
+  "$AGGREGATION_BASE_URL/accounts/$ACCOUNT_ID/payees"

@@ -1,6 +1,6 @@
 # One Idempotency-Key per payment: resending the same key and body returns
 # the first payment, never a second one.
-curl -u "$ACCESS_TOKEN:" -X POST \
+curl -u "$AGGREGATION_TOKEN:" -X POST \
   -H 'Service-Version: 2020-10-12' \
   -H 'Idempotency-Key: 5f0c6a9e-2b1d-4c8e-9a57-3e4f1d2c7b90' \
   -H 'Content-Type: application/json' \
@@ -14,4 +14,4 @@ curl -u "$ACCESS_TOKEN:" -X POST \
       "type": "person"
     }
   }' \
-  "$BASE_URL/accounts/$ACCOUNT_ID/payments"
+  "$AGGREGATION_BASE_URL/accounts/$ACCOUNT_ID/payments"

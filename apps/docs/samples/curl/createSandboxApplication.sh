@@ -2,4 +2,4 @@
 curl -X POST \
   -H 'Content-Type: application/json' \
   -d '{}' \
-  "$BASE_URL/sandbox/applications"
+  "$AGGREGATION_BASE_URL/sandbox/applications"

@@ -2,4 +2,4 @@
 curl -X POST \
   -H 'Content-Type: application/json' \
   -d '{"username": "username", "password": "password"}' \
-  "$BASE_URL/sandbox/enrollments"
+  "$AGGREGATION_BASE_URL/sandbox/enrollments"

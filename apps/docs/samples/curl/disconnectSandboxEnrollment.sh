@@ -1,4 +1,4 @@
-curl -u "$ACCESS_TOKEN:" -X POST \
+curl -u "$AGGREGATION_TOKEN:" -X POST \
   -H 'Content-Type: application/json' \
   -d '{"reason": "credentials_changed"}' \
-  "$BASE_URL/sandbox/enrollment/disconnect"
+  "$AGGREGATION_BASE_URL/sandbox/enrollment/disconnect"

@@ -1,4 +1,4 @@
-curl -u "$ACCESS_TOKEN:" -X POST \
+curl -u "$AGGREGATION_TOKEN:" -X POST \
   -H 'Content-Type: application/json' \
   -d '{"type": "webhook.test"}' \
-  "$BASE_URL/sandbox/events"
+  "$AGGREGATION_BASE_URL/sandbox/events"

@@ -1,3 +1,3 @@
-curl -u "$ACCESS_TOKEN:" \
+curl -u "$AGGREGATION_TOKEN:" \
   -H 'Service-Version: 2020-10-12' \
-  "$BASE_URL/accounts/$ACCOUNT_ID"
+  "$AGGREGATION_BASE_URL/accounts/$ACCOUNT_ID"

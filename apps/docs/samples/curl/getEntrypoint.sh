@@ -1,3 +1,3 @@
 # No access token needed: the links to follow.
 curl -H 'Service-Version: 2020-10-12' \
-  "$BASE_URL/"
+  "$AGGREGATION_BASE_URL/"

@@ -1,2 +1,2 @@
-curl -u "$ACCESS_TOKEN:" \
-  "$BASE_URL/sandbox/webhook"
+curl -u "$AGGREGATION_TOKEN:" \
+  "$AGGREGATION_BASE_URL/sandbox/webhook"

@@ -1,3 +1,3 @@
 # No access token needed.
 curl -H 'Service-Version: 2020-10-12' \
-  "$BASE_URL/institutions"
+  "$AGGREGATION_BASE_URL/institutions"

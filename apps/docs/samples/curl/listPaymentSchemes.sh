@@ -1,3 +1,3 @@
-curl -u "$ACCESS_TOKEN:" -X OPTIONS \
+curl -u "$AGGREGATION_TOKEN:" -X OPTIONS \
   -H 'Service-Version: 2020-10-12' \
-  "$BASE_URL/accounts/$ACCOUNT_ID/payments"
+  "$AGGREGATION_BASE_URL/accounts/$ACCOUNT_ID/payments"

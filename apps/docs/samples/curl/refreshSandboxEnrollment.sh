@@ -1,2 +1,2 @@
-curl -u "$ACCESS_TOKEN:" -X POST \
-  "$BASE_URL/sandbox/enrollment/refresh"
+curl -u "$AGGREGATION_TOKEN:" -X POST \
+  "$AGGREGATION_BASE_URL/sandbox/enrollment/refresh"

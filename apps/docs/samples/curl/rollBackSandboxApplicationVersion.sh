@@ -1,3 +1,3 @@
 # Within 72 hours of an upgrade; afterwards 422 application_version.rollback_expired.
-curl -u "$ACCESS_TOKEN:" -X POST \
-  "$BASE_URL/sandbox/application/version/rollback"
+curl -u "$AGGREGATION_TOKEN:" -X POST \
+  "$AGGREGATION_BASE_URL/sandbox/application/version/rollback"

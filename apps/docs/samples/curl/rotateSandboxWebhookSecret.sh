@@ -1,6 +1,6 @@
 # A new secret signs from now on; the current one signs too until
 # expire_current_at (a time in the past expires it at once).
-curl -u "$ACCESS_TOKEN:" -X POST \
+curl -u "$AGGREGATION_TOKEN:" -X POST \
   -H 'Content-Type: application/json' \
   -d '{"expire_current_at": "2030-01-01T00:00:00Z"}' \
-  "$BASE_URL/sandbox/webhook/secrets"
+  "$AGGREGATION_BASE_URL/sandbox/webhook/secrets"

@@ -1,4 +1,4 @@
-curl -u "$ACCESS_TOKEN:" -X PUT \
+curl -u "$AGGREGATION_TOKEN:" -X PUT \
   -H 'Content-Type: application/json' \
   -d '{"url": "http://localhost:8080/webhooks"}' \
-  "$BASE_URL/sandbox/webhook"
+  "$AGGREGATION_BASE_URL/sandbox/webhook"

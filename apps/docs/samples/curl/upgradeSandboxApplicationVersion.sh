@@ -1,4 +1,4 @@
-curl -u "$ACCESS_TOKEN:" -X POST \
+curl -u "$AGGREGATION_TOKEN:" -X POST \
   -H 'Content-Type: application/json' \
   -d '{"version": "2020-10-12"}' \
-  "$BASE_URL/sandbox/application/version"
+  "$AGGREGATION_BASE_URL/sandbox/application/version"

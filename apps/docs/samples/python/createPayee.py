@@ -1,27 +1,20 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.payments import create_payee
+from aggregation_client.models import CreatePayeeRequest, MfaChallenge
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-response = api.post(
-    f"/accounts/{os.environ['ACCOUNT_ID']}/payees",
-    json={
-        "scheme": "zelle",
-        "address": "jane.doe@example.com",
-        "name": "Jane Doe",
-        "type": "person",
-    },
+payee = CreatePayeeRequest.from_dict(
+    {"scheme": "zelle", "address": "jane.doe@example.com", "name": "Jane Doe", "type": "person"}
 )
-response.raise_for_status()
-body = response.json()
-# The bank may ask for multi-factor authentication: the user finishes it
-# in the enrollment widget, opened with this connect token.
-if "connect_token" in body:
-    print("MFA required", body["connect_token"])
+# One answer, two shapes: the payee, or the MFA challenge when the institution asks for it.
+answer = check(create_payee.sync_detailed(os.environ["ACCOUNT_ID"], client=client, body=payee))
+if isinstance(answer, MfaChallenge):
+    print("MFA required", answer.connect_token)
 else:
-    print("Payee added", body["name"], body["address"])
+    print("Payee", answer.address, answer.name)

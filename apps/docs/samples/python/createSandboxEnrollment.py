@@ -4,7 +4,7 @@ import httpx
 
 # Enrolls a sandbox user; no access token needed for this one.
 response = httpx.post(
-    f"{os.environ['BASE_URL']}/sandbox/enrollments",
+    f"{os.environ['AGGREGATION_BASE_URL']}/sandbox/enrollments",
     json={"username": "username", "password": "password"},
 )
 response.raise_for_status()

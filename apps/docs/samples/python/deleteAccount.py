@@ -1,13 +1,14 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.accounts import delete_account
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-response = api.delete(f"/accounts/{os.environ['ACCOUNT_ID']}")
-response.raise_for_status()
-print(response.status_code)  # 204
+# Removes this application's access to one account; the enrollment's other accounts stay.
+response = delete_account.sync_detailed(os.environ["ACCOUNT_ID"], client=client)
+check(response)
+print("access removed:", response.status_code)  # 204

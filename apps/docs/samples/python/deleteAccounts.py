@@ -1,14 +1,14 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.accounts import delete_accounts
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-# Revokes the access token: every later request with it answers 403.
-response = api.delete("/accounts")
-response.raise_for_status()
-print(response.status_code)  # 204
+# Removes access to every account of the enrollment: the token stops working.
+response = delete_accounts.sync_detailed(client=client)
+check(response)
+print("enrollment removed:", response.status_code)  # 204

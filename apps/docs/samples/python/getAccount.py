@@ -1,14 +1,12 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.accounts import get_account
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-response = api.get(f"/accounts/{os.environ['ACCOUNT_ID']}")
-response.raise_for_status()
-account = response.json()
-print(account["name"], account["status"], account["last_four"])
+account = check(get_account.sync_detailed(os.environ["ACCOUNT_ID"], client=client))
+print(account.id, account.name, account.institution.name, account.status)

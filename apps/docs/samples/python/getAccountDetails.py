@@ -1,14 +1,12 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.accounts import get_account_details
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-response = api.get(f"/accounts/{os.environ['ACCOUNT_ID']}/details")
-response.raise_for_status()
-details = response.json()
-print(details["account_number"], details["routing_numbers"])
+details = check(get_account_details.sync_detailed(os.environ["ACCOUNT_ID"], client=client))
+print(details.account_id, details.account_number, details.routing_numbers)

@@ -1,12 +1,12 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.entrypoint import get_entrypoint
 
-# No access token needed: the links to follow.
-response = httpx.get(
-    f"{os.environ['BASE_URL']}/",
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-response.raise_for_status()
-links = response.json()["links"]
-print(links["accounts"], links["institutions"])
+entrypoint = check(get_entrypoint.sync_detailed(client=client))
+print(entrypoint.links.accounts, entrypoint.links.institutions)

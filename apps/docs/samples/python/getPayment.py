@@ -1,15 +1,12 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.payments import get_payment
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-account_id, payment_id = os.environ["ACCOUNT_ID"], os.environ["PAYMENT_ID"]
-response = api.get(f"/accounts/{account_id}/payments/{payment_id}")
-response.raise_for_status()
-payment = response.json()
-print(payment["id"], payment["amount"], payment["memo"], payment["reference"])
+payment = check(get_payment.sync_detailed(os.environ["ACCOUNT_ID"], os.environ["PAYMENT_ID"], client=client))
+print(payment.id, payment.amount, payment.memo, payment.reference)

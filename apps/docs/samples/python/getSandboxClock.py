@@ -3,8 +3,8 @@ import os
 import httpx
 
 sandbox = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    auth=(os.environ["AGGREGATION_TOKEN"], ""),
 )
 
 response = sandbox.get("/sandbox/clock")

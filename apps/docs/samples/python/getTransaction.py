@@ -1,15 +1,14 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.transactions import get_transaction
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-account_id, transaction_id = os.environ["ACCOUNT_ID"], os.environ["TRANSACTION_ID"]
-response = api.get(f"/accounts/{account_id}/transactions/{transaction_id}")
-response.raise_for_status()
-transaction = response.json()
-print(transaction["date"], transaction["amount"], transaction["description"])
+transaction = check(
+    get_transaction.sync_detailed(os.environ["ACCOUNT_ID"], os.environ["TRANSACTION_ID"], client=client)
+)
+print(transaction.date, transaction.amount, transaction.status, transaction.description)

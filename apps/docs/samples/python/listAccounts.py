@@ -1,15 +1,13 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.accounts import list_accounts
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-response = api.get("/accounts")
-response.raise_for_status()
-for account in response.json():
-    can_pay = "payments" in account["links"]
-    print(account["id"], account["name"], account["subtype"], can_pay)
+for account in check(list_accounts.sync_detailed(client=client)):
+    can_pay = bool(account.links.payments)
+    print(account.id, account.name, account.subtype, can_pay)

@@ -1,12 +1,12 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.institutions import list_institutions
 
-# No access token needed.
-response = httpx.get(
-    f"{os.environ['BASE_URL']}/institutions",
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-response.raise_for_status()
-for institution in response.json():
-    print(institution["id"], institution["name"], ", ".join(institution["products"]))
+for institution in check(list_institutions.sync_detailed(client=client)):
+    print(institution.id, institution.name, [str(product) for product in institution.products])

@@ -1,13 +1,13 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.payments import list_payment_schemes
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-response = api.options(f"/accounts/{os.environ['ACCOUNT_ID']}/payments")
-response.raise_for_status()
-print(response.json()["schemes"])
+schemes = check(list_payment_schemes.sync_detailed(os.environ["ACCOUNT_ID"], client=client))
+for scheme in schemes.schemes:
+    print(scheme.name)

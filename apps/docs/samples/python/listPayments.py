@@ -1,16 +1,14 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.payments import list_payments
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
-response = api.get(f"/accounts/{os.environ['ACCOUNT_ID']}/payments")
-response.raise_for_status()
-payments = response.json()
+payments = check(list_payments.sync_detailed(os.environ["ACCOUNT_ID"], client=client))
 print(len(payments), "payments")
 for payment in payments:
-    print(payment["id"], payment["date"], payment["amount"], payment["payee"]["name"])
+    print(payment.id, payment.date, payment.amount, payment.payee.address)

@@ -1,23 +1,20 @@
 import os
 
-import httpx
+from aggregation_client import check, create_client
+from aggregation_client.api.transactions import list_transactions
 
-api = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
-    headers={"Service-Version": "2020-10-12"},
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2020-10-12",
 )
-
 # Newest first. The next page starts after the last transaction received:
 # pass its id as from_id.
-path = f"/accounts/{os.environ['ACCOUNT_ID']}/transactions"
-response = api.get(path, params={"count": 25})
-response.raise_for_status()
-page = response.json()
+account_id = os.environ["ACCOUNT_ID"]
+page = check(list_transactions.sync_detailed(account_id, client=client, count=25))
 for transaction in page:
-    print(transaction["date"], transaction["amount"], transaction["description"])
+    print(transaction.date, transaction.amount, transaction.description)
 
 if page:
-    response = api.get(path, params={"count": 25, "from_id": page[-1]["id"]})
-    response.raise_for_status()
-    print(len(response.json()), "older transactions")
+    older = check(list_transactions.sync_detailed(account_id, client=client, count=25, from_id=page[-1].id))
+    print(len(older), "older transactions")

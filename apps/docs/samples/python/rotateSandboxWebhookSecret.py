@@ -4,8 +4,8 @@ from datetime import datetime, timedelta, timezone
 import httpx
 
 sandbox = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    auth=(os.environ["AGGREGATION_TOKEN"], ""),
 )
 
 # A new secret signs from now on; the current one signs too for one more day.

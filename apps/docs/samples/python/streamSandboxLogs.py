@@ -4,8 +4,8 @@ import os
 import httpx
 
 sandbox = httpx.Client(
-    base_url=os.environ["BASE_URL"],
-    auth=(os.environ["ACCESS_TOKEN"], ""),
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    auth=(os.environ["AGGREGATION_TOKEN"], ""),
 )
 
 # Follows the request log for 3 seconds (without timeout_seconds, until the stream is closed).

@@ -1,13 +1,13 @@
 import { createSandboxClient } from '@aggregation/client';
 
 // Creates an application; no access token needed. Keep its key, which is shown only here.
-const sandbox = createSandboxClient({ baseUrl: process.env.BASE_URL });
+const sandbox = createSandboxClient({ baseUrl: process.env.AGGREGATION_BASE_URL });
 
 const { data, error } = await sandbox.POST('/sandbox/applications', { body: {} });
 if (error) throw new Error(error.error.message);
 
 // Enrollments made with the key belong to the new application.
-const owned = createSandboxClient({ applicationKey: data.key, baseUrl: process.env.BASE_URL });
+const owned = createSandboxClient({ applicationKey: data.key, baseUrl: process.env.AGGREGATION_BASE_URL });
 const enrolled = await owned.POST('/sandbox/enrollments', {
   body: { username: 'username', password: 'password' },
 });

@@ -1,8 +1,8 @@
 import { createClient } from '@aggregation/client';
 
 const client = createClient({
-  token: process.env.ACCESS_TOKEN!,
-  baseUrl: process.env.BASE_URL,
+  token: process.env.AGGREGATION_TOKEN!,
+  baseUrl: process.env.AGGREGATION_BASE_URL,
   version: '2020-10-12',
 });
 

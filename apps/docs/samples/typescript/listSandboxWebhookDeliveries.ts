@@ -1,8 +1,8 @@
 import { createSandboxClient } from '@aggregation/client';
 
 const sandbox = createSandboxClient({
-  token: process.env.ACCESS_TOKEN!,
-  baseUrl: process.env.BASE_URL,
+  token: process.env.AGGREGATION_TOKEN!,
+  baseUrl: process.env.AGGREGATION_BASE_URL,
 });
 
 const { data, error } = await sandbox.GET('/sandbox/webhook/deliveries');

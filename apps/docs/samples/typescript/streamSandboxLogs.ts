@@ -1,7 +1,7 @@
 import { createClient, createSandboxClient } from '@aggregation/client';
 
-const token = process.env.ACCESS_TOKEN!;
-const baseUrl = process.env.BASE_URL!;
+const token = process.env.AGGREGATION_TOKEN!;
+const baseUrl = process.env.AGGREGATION_BASE_URL!;
 const sandbox = createSandboxClient({ token, baseUrl });
 
 // Follows the request log for 3 seconds (without timeout_seconds, until the stream is cancelled).

@@ -21,7 +21,7 @@ async function call(url: string, init: RequestInit & { token?: string } = {}): P
 }
 
 /**
- * A fresh enrollment of the healthy sandbox user, as environment variables: ACCESS_TOKEN, ACCOUNT_ID (its
+ * A fresh enrollment of the healthy sandbox user, as environment variables: AGGREGATION_TOKEN, ACCOUNT_ID (its
  * checking account, which can pay), and TRANSACTION_ID, PAYMENT_ID and DELIVERY_ID when `needs` names them. With
  * `UPGRADE`, the enrollment belongs to an application of its own, upgraded from the older version (so that it can
  * roll back).
@@ -42,7 +42,7 @@ export async function sampleEnv(baseUrl: string, needs: readonly string[] = []):
     await call(`${baseUrl}/sandbox/application/version`, { method: 'POST', token, body: JSON.stringify({ version: '2020-10-12' }) });
   }
   const account = enrollment.accounts.find((candidate) => candidate.links.payments) ?? enrollment.accounts[0]!;
-  const env: Record<string, string> = { ACCESS_TOKEN: token, ACCOUNT_ID: account.id };
+  const env: Record<string, string> = { AGGREGATION_TOKEN: token, ACCOUNT_ID: account.id };
   if (needs.includes('TRANSACTION_ID')) {
     const [transaction] = (await call(`${baseUrl}/accounts/${account.id}/transactions?count=1`, { token })) as { id: string }[];
     env.TRANSACTION_ID = transaction!.id;

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+
+	aggregation "aggregation.example/client"
+)
+
+func main() {
+	client, err := aggregation.NewAuthenticatedClient(
+		os.Getenv("AGGREGATION_BASE_URL"),
+		os.Getenv("AGGREGATION_TOKEN"),
+		aggregation.WithVersion("2020-10-12"),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	response, err := client.GetAccountBalancesWithResponse(ctx, os.Getenv("ACCOUNT_ID"), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if response.JSON200 == nil {
+		log.Fatalf("%d: %s", response.StatusCode(), response.Body)
+	}
+	balances := response.JSON200
+	fmt.Println("ledger", balances.Ledger, "available", balances.Available)
+}

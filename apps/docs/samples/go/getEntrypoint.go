@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+
+	aggregation "aggregation.example/client"
+)
+
+func main() {
+	client, err := aggregation.NewAuthenticatedClient(
+		os.Getenv("AGGREGATION_BASE_URL"),
+		os.Getenv("AGGREGATION_TOKEN"),
+		aggregation.WithVersion("2020-10-12"),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	response, err := client.GetEntrypointWithResponse(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if response.JSON200 == nil {
+		log.Fatalf("%d: %s", response.StatusCode(), response.Body)
+	}
+	fmt.Println(response.JSON200.Links.Accounts, response.JSON200.Links.Institutions)
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+
+	aggregation "aggregation.example/client"
+)
+
+func main() {
+	client, err := aggregation.NewAuthenticatedClient(
+		os.Getenv("AGGREGATION_BASE_URL"),
+		os.Getenv("AGGREGATION_TOKEN"),
+		aggregation.WithVersion("2020-10-12"),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	response, err := client.ListInstitutionsWithResponse(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if response.JSON200 == nil {
+		log.Fatalf("%d: %s", response.StatusCode(), response.Body)
+	}
+	for _, institution := range *response.JSON200 {
+		fmt.Println(institution.Id, institution.Name, institution.Products)
+	}
+}

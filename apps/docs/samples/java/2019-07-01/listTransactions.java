@@ -1,0 +1,27 @@
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import example.aggregation.client.ApiClient;
+import example.aggregation.client.api.TransactionsApi;
+
+public class ListTransactions {
+  public static void main(String[] args) throws Exception {
+    ApiClient client = new ApiClient();
+    client.setBasePath(System.getenv("AGGREGATION_BASE_URL"));
+    // HTTP Basic: the access token as the username, an empty password.
+    client.setUsername(System.getenv("AGGREGATION_TOKEN"));
+    client.setPassword("");
+    client.addDefaultHeader("Service-Version", "2019-07-01");
+    // The client's models are the current version's; this answer's shape in 2019-07-01 differs: read it as JSON
+    // through the client's authenticated connection.
+    String body;
+    try (okhttp3.Response response = new TransactionsApi(client).listTransactionsCall(System.getenv("ACCOUNT_ID"), 25, null, null, null, null, null).execute()) {
+      body = response.body().string();
+      if (response.code() != 200) throw new IllegalStateException(response.code() + ": " + body);
+    }
+    for (JsonElement element : JsonParser.parseString(body).getAsJsonArray()) {
+      JsonObject transaction = element.getAsJsonObject();
+      System.out.println(transaction.get("date") + " " + transaction.get("amount") + " " + transaction.get("description") + " " + transaction.get("counterparty"));
+    }
+  }
+}

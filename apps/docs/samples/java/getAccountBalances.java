@@ -1,0 +1,16 @@
+import example.aggregation.client.ApiClient;
+import example.aggregation.client.api.AccountsApi;
+import example.aggregation.client.model.AccountBalances;
+
+public class GetAccountBalances {
+  public static void main(String[] args) throws Exception {
+    ApiClient client = new ApiClient();
+    client.setBasePath(System.getenv("AGGREGATION_BASE_URL"));
+    // HTTP Basic: the access token as the username, an empty password.
+    client.setUsername(System.getenv("AGGREGATION_TOKEN"));
+    client.setPassword("");
+    client.addDefaultHeader("Service-Version", "2020-10-12");
+    AccountBalances balances = new AccountsApi(client).getAccountBalances(System.getenv("ACCOUNT_ID"), null);
+    System.out.println("ledger " + balances.getLedger() + " available " + balances.getAvailable());
+  }
+}

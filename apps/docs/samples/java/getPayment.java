@@ -1,0 +1,16 @@
+import example.aggregation.client.ApiClient;
+import example.aggregation.client.api.PaymentsApi;
+import example.aggregation.client.model.Payment;
+
+public class GetPayment {
+  public static void main(String[] args) throws Exception {
+    ApiClient client = new ApiClient();
+    client.setBasePath(System.getenv("AGGREGATION_BASE_URL"));
+    // HTTP Basic: the access token as the username, an empty password.
+    client.setUsername(System.getenv("AGGREGATION_TOKEN"));
+    client.setPassword("");
+    client.addDefaultHeader("Service-Version", "2020-10-12");
+    Payment payment = new PaymentsApi(client).getPayment(System.getenv("ACCOUNT_ID"), System.getenv("PAYMENT_ID"), null);
+    System.out.println(payment.getId() + " " + payment.getAmount() + " " + payment.getMemo() + " " + payment.getReference());
+  }
+}

@@ -1,0 +1,15 @@
+import os
+
+from aggregation_client import create_client
+
+client = create_client(
+    os.environ["AGGREGATION_TOKEN"],
+    base_url=os.environ["AGGREGATION_BASE_URL"],
+    version="2019-07-01",
+)
+# The client's models are the current version's; this answer's shape in 2019-07-01 differs: read it as JSON
+# through the client's authenticated connection.
+response = client.get_httpx_client().get(f"/accounts/{os.environ['ACCOUNT_ID']}/transactions/{os.environ['TRANSACTION_ID']}")
+response.raise_for_status()
+transaction = response.json()
+print(transaction["date"], transaction["amount"], transaction["description"], transaction["counterparty"])

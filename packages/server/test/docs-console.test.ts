@@ -1,0 +1,71 @@
+// The docs as the server serves them beside the sandbox: the guides and operations as Markdown, llms.txt, and the
+// console at /docs/try/, which in headless Chromium enrolls a test user, sends GET /accounts to this same server and
+// shows the answer (status, headers with Request-Id, the accounts, the curl line).
+import assert from 'node:assert/strict';
+import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type RunningServer, startServer } from '../src/index.ts';
+
+const chromiumPath = findChromium();
+const noChromium = skipWhenMissing('the console in a browser', !chromiumPath && "Chromium is not installed (Debian's chromium, or set CHROMIUM_PATH)");
+
+describe('the docs served by the sandbox server', () => {
+  let server: RunningServer;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer({ port: 0, hostname: '127.0.0.1', webhooks: { autostart: false } });
+    if (!noChromium) browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('answers /docs/guides/quickstart.md and an operation as Markdown, and /docs/llms.txt as text', async () => {
+    for (const path of ['/docs/guides/quickstart.md', '/docs/reference/2020-10-12/listAccounts.md']) {
+      const response = await fetch(`${server.url}${path}`);
+      assert.equal(response.status, 200, path);
+      assert.equal(response.headers.get('content-type'), 'text/markdown; charset=utf-8', path);
+      assert.match(await response.text(), /^# /, path);
+    }
+    const llms = await fetch(`${server.url}/docs/llms.txt`);
+    assert.equal(llms.status, 200);
+    assert.match(await llms.text(), /\(reference\/2020-10-12\/listAccounts\.md\)/);
+  });
+
+  it.skipIf(noChromium)('the console enrolls a test user, sends GET /accounts and shows 200, Request-Id, the accounts and the curl line', async () => {
+    const page = await browser!.newPage();
+    // Waits for the sandbox's answers give up after this long, saying what they waited for: generous, for a busy machine.
+    page.setDefaultTimeout(60_000);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${server.url}/docs/try/?document=2020-10-12&operation=listAccounts`);
+    assert.equal(await page.locator('#operation').inputValue(), '2020-10-12/listAccounts');
+    await page.getByRole('button', { name: 'Enroll a test user' }).click();
+    await page.locator('#enroll-status', { hasText: /^Enrolled enr_/ }).waitFor();
+    const token = await page.getByLabel('Sandbox access token').inputValue();
+    assert.match(token, /^test_token_/);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#status[data-status]').waitFor();
+    assert.match((await page.locator('#status').textContent()) ?? '', /^200\b/);
+    const headers = await page.locator('#headers tbody tr').allInnerTexts();
+    assert.ok(
+      headers.some((row) => /^request-id\s+\S+/i.test(row)),
+      headers.join('\n'),
+    );
+    const accounts = JSON.parse((await page.locator('#response-body').textContent()) ?? '') as { id: string }[];
+    assert.ok(accounts.length > 0 && accounts.every((account) => account.id.startsWith('acc_')));
+    // The same accounts as the API gives that token.
+    const direct = (await (await fetch(`${server.url}/accounts`, { headers: { authorization: `Basic ${btoa(`${token}:`)}` } })).json()) as {
+      id: string;
+    }[];
+    assert.deepEqual(
+      accounts.map((account) => account.id),
+      direct.map((account) => account.id),
+    );
+    const curl = (await page.locator('#curl').textContent()) ?? '';
+    assert.ok(curl.includes(`-u '${token}:'`) && curl.includes(`'${server.url}/accounts'`), curl);
+    assert.deepEqual(errors, []);
+  });
+});
