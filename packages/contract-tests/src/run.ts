@@ -204,7 +204,9 @@ function printReport(report: ContractReport, reportDir: string, log: (line: stri
   log('\ncoverage:');
   for (const c of report.coverage) log(`  ${coverageLine(c)}`);
   const t = report.totals;
-  log(`\n${report.durationSeconds.toFixed(0)} s (${suiteTimes(report)}); junit.xml, summary.md, report.json and the tools' own outputs in ${reportDir}`);
+  log(
+    `\n${report.durationSeconds.toFixed(0)} s (${suiteTimes(report)}); junit.xml, summary.md, report.json and the tools' own outputs in ${reportDir}`,
+  );
   if (report.errors.length) log(`${report.errors.length} tool runs could not finish (above)`);
   log(`contract-tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
 }

@@ -53,7 +53,10 @@ test('a server that ignores from_id fails the paging checks after a few pages', 
   assert.equal(exitCode, 1);
   const failed = report.testsuites.flatMap((s) => s.testcases.filter((t) => t.status === 'failed').map((t) => `${s.name}: ${t.name}`));
   for (const version of ['2020-10-12', '2019-07-01'])
-    assert.ok(failed.includes(`behaviour ${version}: GET /accounts/{account_id}/transactions · paging: from_id continues strictly after that id`), failed.join('\n'));
+    assert.ok(
+      failed.includes(`behaviour ${version}: GET /accounts/{account_id}/transactions · paging: from_id continues strictly after that id`),
+      failed.join('\n'),
+    );
   assert.ok(
     failed.some((name) => /^arazzo 2020-10-12: GET \/accounts\/\{account_id\}\/transactions · pageTransactions\/cursor: success criteria/.test(name)),
     failed.join('\n'),
