@@ -24,7 +24,7 @@ func main() {
 		Scheme:  "zelle",
 		Address: "jane.doe@example.com",
 		Name:    "Jane Doe",
-		Type:    aggregation.PayeeTypePerson,
+		Type:    aggregation.PAYEEPERSON,
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -24,7 +24,7 @@ func main() {
 	// One Idempotency-Key per payment: keep it to retry this same payment safely.
 	key := rand.Text()
 	payee := aggregation.PaymentPayeeInput{Scheme: "zelle", Address: "jane.doe@example.com"}
-	name, kind := "Jane Doe", aggregation.PayeeTypePerson
+	name, kind := "Jane Doe", aggregation.PAYEEPERSON
 	payee.Name, payee.Type = &name, &kind
 	response, err := client.CreatePaymentWithResponse(ctx, os.Getenv("ACCOUNT_ID"),
 		&aggregation.CreatePaymentParams{IdempotencyKey: &key},

@@ -6,6 +6,7 @@ import example.aggregation.client.model.Payee;
 import example.aggregation.client.model.PayeeOrMfaChallenge;
 import example.aggregation.client.model.PayeeType;
 import example.aggregation.client.model.PaymentSchemeName;
+import java.util.UUID;
 
 public class CreatePayee {
   public static void main(String[] args) throws Exception {
@@ -19,9 +20,11 @@ public class CreatePayee {
         .scheme(PaymentSchemeName.ZELLE)
         .address("jane.doe@example.com")
         .name("Jane Doe")
-        .type(PayeeType.PERSON);
+        .type(PayeeType.PAYEE_PERSON);
+    // One Idempotency-Key per payee: keep it to retry this same request safely.
+    String idempotencyKey = UUID.randomUUID().toString();
     // One answer, two shapes: the payee, or the MFA challenge (a connect_token) when the institution asks for it.
-    PayeeOrMfaChallenge answer = new PaymentsApi(client).createPayee(System.getenv("ACCOUNT_ID"), request, null);
+    PayeeOrMfaChallenge answer = new PaymentsApi(client).createPayee(System.getenv("ACCOUNT_ID"), request, idempotencyKey, null);
     if (answer.getActualInstance() instanceof MfaChallenge) {
       System.out.println("MFA required " + ((MfaChallenge) answer.getActualInstance()).getConnectToken());
     } else {

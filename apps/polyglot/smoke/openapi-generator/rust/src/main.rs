@@ -107,7 +107,8 @@ async fn main() {
 
     let create_payee = |name: &'static str, address: &'static str| {
         let request = CreatePayeeRequest::new(PaymentSchemeName::Zelle, address.into(), name.into(), PayeeType::PAYEE_PERSON);
-        async move { payments_api::create_payee(c, account, request, None).await }
+        let key = format!("smoke-{account}-payee-{address}");
+        async move { payments_api::create_payee(c, account, request, Some(&key), None).await }
     };
     let outcome = match create_payee("mfa", "mfa@example.com").await {
         Ok(PayeeOrMfaChallenge::MfaChallenge(challenge)) if !challenge.connect_token.is_empty() => Ok("challenge with a connect_token".into()),
