@@ -15,11 +15,11 @@ import { tally } from '../src/tally.ts';
 /** The read cache's budget, in MiB: the load serves many times more distinct bytes. */
 const CACHE_MB = 4;
 const WARM_UP_REQUESTS = 100;
-const LOAD_REQUESTS = 600;
+const LOAD_REQUESTS = 1_500;
 const CONCURRENCY = 8;
 /** Transactions per page, and the history they are paged from. */
 const PAGE = 100;
-const HISTORY = 'history.400';
+const HISTORY = 'history.1000';
 /** Resident memory may grow this much over the baseline (young generation and heap sizing included). */
 const RSS_GROWTH_BOUND = 160 * 2 ** 20;
 

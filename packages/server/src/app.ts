@@ -10,7 +10,7 @@ import { type Edge, httpEdge } from './http/edge.ts';
 import type { AppEnv, Runtime } from './http/env.ts';
 import { KnownTokens } from './http/known-tokens.ts';
 import { presentTransaction } from './http/present.ts';
-import { ReadCache, type ReadCacheOptions } from './http/read-cache.ts';
+import { DEFAULT_READ_CACHE_BYTES, ReadCache, type ReadCacheOptions } from './http/read-cache.ts';
 import { DEFAULT_RENDERED_ROWS_BYTES, RenderedRows } from './http/rendered-rows.ts';
 import { RequestLog } from './http/request-log.ts';
 import { type RateLimit, TokenBuckets } from './http/token-buckets.ts';
@@ -74,9 +74,21 @@ export interface AppOptions {
   readCache?: ReadCacheOptions | false;
   /**
    * Memory budget of the transactions' rendered JSON, kept per row version for pages rendered rather than replayed
-   * (default 8 MiB; 0 keeps none; see http/rendered-rows.ts). Independent of the read cache.
+   * (0 keeps none; see http/rendered-rows.ts). By default an eighth of the read cache's budget, which the replayed
+   * responses then share with it (8 MiB of the default 64); 8 MiB of its own when the read cache is off. Given here,
+   * it is a budget of its own.
    */
   renderedRowsBytes?: number;
+}
+
+/** The read cache's budget bounds all that reads keep: the rendered rows' share comes out of it. */
+export function readMemory(options: AppOptions): { readCache: ReadCacheOptions | false; renderedRowsBytes: number } {
+  const readCache = options.readCache ?? {};
+  if (options.renderedRowsBytes !== undefined) return { readCache, renderedRowsBytes: options.renderedRowsBytes };
+  if (readCache === false) return { readCache, renderedRowsBytes: DEFAULT_RENDERED_ROWS_BYTES };
+  const budget = readCache.maxBytes ?? DEFAULT_READ_CACHE_BYTES;
+  const renderedRowsBytes = Math.floor(budget / 8);
+  return { readCache: { ...readCache, maxBytes: budget - renderedRowsBytes }, renderedRowsBytes };
 }
 
 export interface AppHandles {
@@ -118,6 +130,7 @@ export function createApp(options: AppOptions = {}): App {
   };
   const rateLimit = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;
   const requestLog = new RequestLog();
+  const memory = readMemory(options);
   const runtime: Runtime = {
     deps,
     defaultVersion,
@@ -128,10 +141,10 @@ export function createApp(options: AppOptions = {}): App {
     defaultApplication: options.defaultApplication ?? true,
     limits: { ...NO_LIMITS, ...options.limits },
     webhookTargets,
-    renderedRows: new RenderedRows(options.renderedRowsBytes ?? DEFAULT_RENDERED_ROWS_BYTES),
+    renderedRows: new RenderedRows(memory.renderedRowsBytes),
     knownTokens: new KnownTokens(store),
   };
-  const readCache = options.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, options.readCache);
+  const readCache = memory.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, memory.readCache);
   const edge = httpEdge({ readCache, rateLimit, requestLog, accessLog: options.accessLog });
   const app = httpApp(runtime, { edge, readCache, publicUrl, logError });
   // Started once the app is built: a missing description stops createApp with nothing left running.
