@@ -185,6 +185,23 @@ export const migrations: Migration[] = [
   },
 ];
 
+/** How many connection timeouts in a row a starting server sits out before it gives up. */
+const STARTUP_CONNECT_ATTEMPTS = 6;
+
+/**
+ * The starting server's first connection: one that timed out (the database is slow to accept it, on a loaded machine
+ * or while it starts) is tried again; a refused one fails at once.
+ */
+async function firstConnection(pool: pg.Pool): Promise<pg.PoolClient> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      if (attempt >= STARTUP_CONNECT_ATTEMPTS || !/timeout/i.test((error as Error).message)) throw error;
+    }
+  }
+}
+
 /** Any constant shared by every server on the database: processes starting together queue on it. */
 const MIGRATION_LOCK = 'aggregation-server migrations';
 
@@ -194,7 +211,7 @@ const MIGRATION_LOCK = 'aggregation-server migrations';
  * transactional in PostgreSQL, so a failed migration leaves nothing behind.
  */
 export async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+  const client = await firstConnection(pool);
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
