@@ -2,6 +2,5 @@ import { workspaceTests } from '../../vitest.shared.ts';
 
 export default workspaceTests({
   name: '@aggregation/docs',
-  timeoutMs: 180_000,
   coverageFloor: { statements: 67, branches: 66, functions: 61, lines: 68 },
 });

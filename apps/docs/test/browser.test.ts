@@ -35,7 +35,7 @@ function decorated(name: string): OpenApiDocument {
 const referencePath = (name: string) => `/docs/${name}.html`;
 const isReference = (path: string) => documentNames.some((name) => path === referencePath(name));
 
-describe('docs in Chromium', { timeout: 180_000 }, () => {
+describe('docs in Chromium', () => {
   let browser: Browser;
   let context: BrowserContext;
   let server: ReturnType<typeof createAdaptorServer>;

@@ -148,7 +148,7 @@ describe.skipIf(noServer)('the client in each runtime', () => {
       },
     ];
     for (const runtime of runs) {
-      it.skipIf(runtime.skip)(runtime.name, { timeout: 300_000 }, async () => {
+      it.skipIf(runtime.skip)(runtime.name, async () => {
         const [command, args] = await runtime.command();
         const given = await input();
         const { stdout } = await run(command, [...args, JSON.stringify(given)], {
@@ -167,7 +167,7 @@ describe.skipIf(noServer)('the client in each runtime', () => {
     }
   });
 
-  it.skipIf(skipWorkerd)('workerd', { timeout: 120_000 }, async () => {
+  it.skipIf(skipWorkerd)('workerd', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aggregation-workerd-'));
     const socket = join(dir, 'http.sock');
     writeFileSync(join(dir, 'worker.js'), await bundleScenario('entry-worker.ts', 'browser'));
@@ -195,7 +195,7 @@ describe.skipIf(noServer)('the client in each runtime', () => {
     }
   });
 
-  it.skipIf(skipChromium)('Chromium', { timeout: 120_000 }, async () => {
+  it.skipIf(skipChromium)('Chromium', async () => {
     const browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
     try {
       const tab = await browser.newPage();

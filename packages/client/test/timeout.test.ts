@@ -114,7 +114,7 @@ describe('per-attempt timeout', () => {
 
   // The timeout is long enough for the request to reach the server on a loaded machine; the test's own timeout
   // bounds the wait for the connection to close.
-  it('the global fetch closes the connection of a request that timed out', { timeout: 20_000 }, async (t) => {
+  it('the global fetch closes the connection of a request that timed out', async (t) => {
     const server = await startLoopback();
     t.onTestFinished(server.close);
     const client = createClient({ token, baseUrl: server.origin, timeoutMs: 1_000, retry: false });
@@ -130,7 +130,7 @@ describe('per-attempt timeout', () => {
 
 describe("per-attempt timeout on Node's fetch (Node entry)", () => {
   // Undici checks its timeouts about every half second; the tests' own timeouts bound the waits for connections.
-  it('a request without an answer fails at its timeout, is retried, and each timed-out connection is closed', { timeout: 20_000 }, async (t) => {
+  it('a request without an answer fails at its timeout, is retried, and each timed-out connection is closed', async (t) => {
     const server = await startLoopback();
     t.onTestFinished(server.close);
     const client = createNodeClient({ token, baseUrl: server.origin, timeoutMs: 300, retry: { maxRetries: 1, sleep: async () => {} } });
@@ -161,7 +161,7 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     assert.equal(calls[1]![1]!.signal, caller.signal);
   });
 
-  it('a response that came in time is not cut off while its body is slow', { timeout: 20_000 }, async (t) => {
+  it('a response that came in time is not cut off while its body is slow', async (t) => {
     const server = await startLoopback((_request, response) => {
       response.writeHead(200, { 'Content-Type': 'application/json' }).write('[');
       setTimeout(() => response.end(']'), 1_500);
@@ -171,7 +171,7 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     assert.deepEqual(await client.accounts.list(), []);
   });
 
-  it("the caller's abort is final and closes the connection", { timeout: 20_000 }, async (t) => {
+  it("the caller's abort is final and closes the connection", async (t) => {
     const server = await startLoopback();
     t.onTestFinished(server.close);
     const client = createNodeClient({ token, baseUrl: server.origin, retry: { sleep: async () => {} } });
@@ -184,7 +184,7 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     assert.equal(server.arrivals.length, 1);
   });
 
-  it('timeoutMs: 0 leaves a slow answer be', { timeout: 20_000 }, async (t) => {
+  it('timeoutMs: 0 leaves a slow answer be', async (t) => {
     const server = await startLoopback((_request, response) => {
       setTimeout(() => response.writeHead(200, { 'Content-Type': 'application/json' }).end('[]'), 1_200);
     });
@@ -193,7 +193,7 @@ describe("per-attempt timeout on Node's fetch (Node entry)", () => {
     assert.deepEqual(await client.accounts.list(), []);
   });
 
-  it('a payment retried after a timeout sends the same bytes, Idempotency-Key and Content-Length', { timeout: 20_000 }, async (t) => {
+  it('a payment retried after a timeout sends the same bytes, Idempotency-Key and Content-Length', async (t) => {
     // The first attempt is held until it times out; the retry is answered.
     const server = await startLoopback((_request, response, index) => {
       if (index > 0) response.writeHead(201, { 'Content-Type': 'application/json' }).end('{"id":"pay_1","status":"pending"}');

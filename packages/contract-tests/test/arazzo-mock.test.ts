@@ -16,7 +16,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'arazzo-mock-'));
   mocks.push(await startMock({ version: CURRENT_VERSION }), await startMock({ version: 'sandbox' }));
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all(mocks.map((mock) => mock.stop()));
@@ -39,4 +39,4 @@ test('every workflow passes against the mock', async () => {
   assert.deepEqual(failed, []);
   assert.equal(tally.passed, tally.workflows);
   assert.equal(tally.workflows, files.length);
-}, 300_000);
+});

@@ -16,7 +16,7 @@ const STALL_BOUND_MS = 2_000;
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `abuse on ${kind.name}`, { timeout: 120_000 }, () => {
+  describeUnless(kind.skip, `abuse on ${kind.name}`, () => {
     let server: ServerProcess;
     let call: Caller;
     let enrolled: Enrolled;

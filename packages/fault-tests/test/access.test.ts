@@ -141,7 +141,7 @@ afterAll(() => {
 });
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `access on ${kind.name}`, { timeout: 60_000 }, () => {
+  describeUnless(kind.skip, `access on ${kind.name}`, () => {
     let server: ServerProcess;
     let send: (request: Request) => Promise<Response> = fetch;
     let closeSend = async (): Promise<void> => undefined;
@@ -191,7 +191,7 @@ for (const kind of kinds) {
         await eventually(async () => {
           deliveries = (await call('GET', '/sandbox/webhook/deliveries', { token, unchecked: false })).body;
           return deliveries.some((delivery) => delivery.event_id === made.eventId && delivery.status === 'delivered');
-        }, 15_000);
+        });
         made.deliveryId = deliveries.find((delivery) => delivery.event_id === made.eventId)!.id;
         return made;
       };

@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `kill -9 under load on ${kind.name}`, { timeout: 180_000 }, () => {
+  describeUnless(kind.skip, `kill -9 under load on ${kind.name}`, () => {
     let location: StorageOptions;
     let server: ServerProcess;
     let call: Caller;

@@ -17,7 +17,7 @@ const ANSWER_BOUND_MS = 2_000;
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `slow clients and a connection flood on ${kind.name}`, { timeout: 60_000 }, () => {
+  describeUnless(kind.skip, `slow clients and a connection flood on ${kind.name}`, () => {
     let server: ServerProcess;
     let call: Caller;
     let enrolled: Enrolled;

@@ -18,7 +18,7 @@ const postgres = await testPostgres();
 afterAll(() => postgres.stop());
 const skip = postgres.skip || (postgres.outage ? false : 'the PostgreSQL server is not ours to stop (TEST_DATABASE_URL or DATABASE_URL is set)');
 
-describeUnless(skip, 'a PostgreSQL outage under load', { timeout: 120_000 }, () => {
+describeUnless(skip, 'a PostgreSQL outage under load', () => {
   let server: ServerProcess;
   let call: Caller;
   let enrolled: Enrolled;

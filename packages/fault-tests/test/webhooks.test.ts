@@ -71,7 +71,7 @@ function webhookClient(call: Caller, token: string) {
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `webhooks on ${kind.name}`, { timeout: 60_000 }, () => {
+  describeUnless(kind.skip, `webhooks on ${kind.name}`, () => {
     const servers = {} as Record<'local' | 'hosted', ServerProcess>;
 
     beforeAll(async () => {

@@ -49,7 +49,7 @@ async function startProcess(databaseUrl: string): Promise<Child> {
   };
 }
 
-describeUnless(postgres.skip, 'two server processes on one PostgreSQL database', { timeout: 120_000 }, () => {
+describeUnless(postgres.skip, 'two server processes on one PostgreSQL database', () => {
   let databaseUrl: string;
   let a: Child;
   let b: Child;
@@ -180,7 +180,7 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
   });
 });
 
-describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes see them', { timeout: 60_000 }, () => {
+describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes see them', () => {
   let databaseUrl: string;
   let a: Store;
   let b: Store;

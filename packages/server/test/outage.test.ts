@@ -24,7 +24,7 @@ function assertUnavailable(reply: Reply, what: string): void {
 const postgres = await testPostgres();
 afterAll(() => postgres.stop());
 
-describeUnless(postgres.skip, 'PostgreSQL unreachable', { timeout: 60_000 }, () => {
+describeUnless(postgres.skip, 'PostgreSQL unreachable', () => {
   test('requests answer 503 while the database is unreachable, then the server recovers by itself', async () => {
     const url = new URL(await postgres.database());
     const proxy = await tcpProxy(url.hostname, Number(url.port || 5432));
