@@ -7,8 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Running, startMock } from '@aggregation/mock';
 import { CURRENT_VERSION } from '@aggregation/openapi/versions';
+import { childrenExitWithParent } from '@aggregation/test-support';
 import { afterAll, beforeAll, test } from 'vitest';
 import { loadFiles, mockInputs, runWorkflows } from '../src/arazzo.ts';
+
+// The mocks' Prism processes (and Respect's) end with this test process, however it ends.
+childrenExitWithParent();
 
 const mocks: Running[] = [];
 let dir: string;
