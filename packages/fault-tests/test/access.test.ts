@@ -186,7 +186,7 @@ for (const kind of kinds) {
         const fired = await call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' }, unchecked: false });
         assert.equal(fired.status, 202, fired.text);
         made.eventId = fired.body.id;
-        await made.hook.waitFor(1, (event) => event.id === made.eventId, 15_000);
+        await made.hook.waitFor(1, (event) => event.id === made.eventId);
         let deliveries: { id: string; event_id: string; status: string }[] = [];
         await eventually(async () => {
           deliveries = (await call('GET', '/sandbox/webhook/deliveries', { token, unchecked: false })).body;
