@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type App, createApp } from '@aggregation/server';
-import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, skipWhenMissing, stopsWithThisProcess } from '@aggregation/test-support';
 import { getRequestListener } from '@hono/node-server';
 import { chromium } from 'playwright-core';
 import { Agent } from 'undici';
@@ -151,10 +151,11 @@ describe.skipIf(noServer)('the client in each runtime', () => {
       it.skipIf(runtime.skip)(runtime.name, async () => {
         const [command, args] = await runtime.command();
         const given = await input();
-        const { stdout } = await run(command, [...args, JSON.stringify(given)], {
+        const scenario = run(command, [...args, JSON.stringify(given)], {
           env: { PATH: process.env.PATH, HOME: process.env.HOME, AGGREGATION_LOG: 'info' },
-          timeout: 120_000,
         });
+        stopsWithThisProcess(scenario.child);
+        const { stdout } = await scenario;
         const lines = stdout.trim().split('\n');
         assert.deepEqual(JSON.parse(lines.pop()!), expected(true));
         // The clients given no logger log to the console, at the level AGGREGATION_LOG says.
