@@ -1,11 +1,13 @@
 // `npm run test:mutants -w @aggregation/contract-tests`: the mutation self-test. Each broken server of
 // mutants/breaks.ts (a proxy in front of this repository's server that breaks one promise of the description) is
-// checked by the contract tests' command as a user runs it (`--base-url`, `--quick`), which must exit 1 with a failed
-// testcase in junit.xml naming the check that caught it; the unbroken server, through the same proxy, must pass.
+// checked by the contract tests' command as a user runs it (`--base-url`, `--quick`, `--only` the suites whose checks
+// are to catch it), which must exit 1 with a failed testcase in junit.xml naming the check that caught it; the unbroken
+// server, through the same proxy, must pass every suite.
 //
 //   --bin <path>    the command to run (default: this package's built dist/cli.js; an installed bin works too)
 //   --only <names>  some of the mutants, comma-separated
 //   --jobs <n>      runs at a time (default 2)
+//   --all-suites    every mutant against every suite of --quick (slower), not only those named to catch it
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,8 +23,9 @@ const options = new Command('test:mutants')
   .addOption(new Option('--bin <path>', 'the contract tests command').default(join(import.meta.dirname, '..', 'dist', 'cli.js')))
   .addOption(new Option('--only <names>', 'mutants to run, comma-separated'))
   .addOption(new Option('--jobs <n>', 'runs at a time').default('2'))
+  .addOption(new Option('--all-suites', 'every mutant against every suite of --quick'))
   .parse()
-  .opts<{ bin: string; only?: string; jobs: string }>();
+  .opts<{ bin: string; only?: string; jobs: string; allSuites?: boolean }>();
 
 const chosen = options.only ? mutants.filter((m) => options.only!.split(',').includes(m.name)) : mutants;
 
@@ -58,7 +61,8 @@ try {
     const begun = Date.now();
     try {
       const reportDir = join(reports, mutant.name);
-      const { code, output } = await runCommand(['--base-url', broken.url, '--quick', '--report-dir', reportDir]);
+      const suites = options.allSuites ? unbroken.suites : mutant.suites;
+      const { code, output } = await runCommand(['--base-url', broken.url, '--quick', '--only', suites.join(','), '--report-dir', reportDir]);
       const failed = await failedTestcases(join(reportDir, 'junit.xml')).catch(() => []);
       const outcome = {
         mutant,

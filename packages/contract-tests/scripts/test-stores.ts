@@ -1,4 +1,4 @@
-// `npm run test:contract` (and the second step of this package's `npm test`): the command's run against this
+// `npm run test:contract` (and, with --quick, the second step of this package's `npm test`): the command's run against this
 // repository's server, started here on each store (SQLite, then PostgreSQL), with its logged errors counted, and the
 // default application's webhook settings, secrets and deliveries compared before and after the first run.
 //

@@ -165,6 +165,10 @@ export async function runWorkflows(
       report,
       '--input',
       JSON.stringify(inputs(file)),
+      // The paging workflow calls itself while pages come full: a server that cycles through pages would otherwise
+      // run to Respect's default of 2,000 steps. A correct run of every file takes under 50.
+      '--max-steps',
+      '400',
     ];
     const { code, output } = await respect(args, dir, 3_600_000);
     await writeFile(join(dir, `${file.name}-${label}.txt`), output);

@@ -12,7 +12,7 @@ import { ensureEnv, findPython, type Python, packageDir } from './python.ts';
 import { type Recorder, startRecorder } from './recorder.ts';
 import { Collector } from './report/collect.ts';
 import { junitXml } from './report/junit.ts';
-import { coverageLine, summaryMarkdown } from './report/summary.ts';
+import { coverageLine, suiteTimes, summaryMarkdown } from './report/summary.ts';
 import { failureText } from './report/text.ts';
 import { type ContractReport, SUITES, type SuiteId, type Testsuite } from './report/types.ts';
 import { runSchemathesisSuite } from './schemathesis.ts';
@@ -79,6 +79,7 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
   let recorder: Recorder | undefined;
   let sandbox: Sandbox | undefined;
   const outcomes = new Map<SuiteId, SuiteOutcome>();
+  const suiteDurations: ContractReport['suiteDurations'] = [];
   const behaviour = new Collector('behaviour');
   const server2 = new Collector('behaviour');
   try {
@@ -108,7 +109,9 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
           (error: Error): SuiteOutcome => ({ testsuites: [], skipped: [], errors: [`stopped: ${error.stack ?? error.message}`], rawOutputs: [] }),
         );
         outcomes.set(suite, outcome);
-        log(`  ${suite}: done in ${((Date.now() - begun) / 1000).toFixed(0)} s`);
+        const seconds = Math.round((Date.now() - begun) / 100) / 10;
+        suiteDurations.push({ suite, seconds });
+        log(`  ${suite}: done in ${seconds.toFixed(0)} s`);
       }),
     );
     if (options.suites.includes('behaviour')) {
@@ -154,6 +157,7 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
     target: { baseUrl: server.baseUrl, startedHere: server.startedHere, sandbox: sandbox?.mode ?? 'token' },
     startedAt: new Date(started).toISOString(),
     durationSeconds: (Date.now() - started) / 1000,
+    suiteDurations,
     options: { suites: options.suites, quick: options.quick, seeds: options.seeds, maxExamples: options.maxExamples, minCoverage: options.minCoverage },
     exitCode,
     totals: {
@@ -200,7 +204,9 @@ function printReport(report: ContractReport, reportDir: string, log: (line: stri
   log('\ncoverage:');
   for (const c of report.coverage) log(`  ${coverageLine(c)}`);
   const t = report.totals;
-  log(`\n${report.durationSeconds.toFixed(0)} s; junit.xml, summary.md, report.json and the tools' own outputs in ${reportDir}`);
+  log(
+    `\n${report.durationSeconds.toFixed(0)} s (${suiteTimes(report)}); junit.xml, summary.md, report.json and the tools' own outputs in ${reportDir}`,
+  );
   if (report.errors.length) log(`${report.errors.length} tool runs could not finish (above)`);
   log(`contract-tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
 }

@@ -18,6 +18,7 @@ function reportOf(collector: Collector): ContractReport {
     target: { baseUrl: 'http://127.0.0.1:1', startedHere: false, sandbox: 'own-application' },
     startedAt: '2026-01-01T00:00:00.000Z',
     durationSeconds: 12,
+    suiteDurations: [{ suite: 'behaviour', seconds: 11.4 }],
     options: { suites: ['behaviour'], quick: false, seeds: [7], maxExamples: 10, minCoverage: null },
     exitCode: 1,
     totals: { testcases: all.length, passed: 1, failed: 1, skipped: 1 },
@@ -79,6 +80,7 @@ test('summary.md: the coverage and a table per suite, then each failure', () => 
   const summary = summaryMarkdown(report);
   assert.match(summary, /^# Contract tests failed/);
   assert.match(summary, /\| 2020-10-12 \| 2 of 15 \| 41 of 52 \(78\.8 %\) \|/);
+  assert.match(summary, /Time per suite, side by side: behaviour 11 s\./);
   assert.match(summary, /## behaviour\n\n\| document \| testcases \| passed \| failed \| skipped \| what was checked \|/);
   assert.match(summary, /\| 2020-10-12 \| 2 \| 1 \| 1 \| 0 \|/);
   assert.match(summary, /### behaviour 2020-10-12: GET \/accounts\/\{account_id\}\/transactions · paging: count honoured/);

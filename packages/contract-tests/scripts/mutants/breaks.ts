@@ -1,8 +1,10 @@
 // The broken servers of the mutation self-test: each breaks one promise of the description, and names the checks
 // expected to catch it (a failed testcase of junit.xml whose name matches).
+import type { SuiteId } from '../../src/report/types.ts';
 import { type Break, editJson, type Sent } from './proxy.ts';
 
-export type Mutant = { name: string; what: string; caughtBy: RegExp; break: Break };
+/** `suites`: the suites of the command's run (with --quick) whose checks are expected to catch it. */
+export type Mutant = { name: string; what: string; caughtBy: RegExp; suites: SuiteId[]; break: Break };
 
 const isPath = (sent: Sent, pattern: RegExp, method = 'GET') => sent.method === method && pattern.test(sent.url.pathname);
 const transactionsPath = /^\/accounts\/[^/]+\/transactions$/;
@@ -16,6 +18,7 @@ export const mutants: Mutant[] = [
     name: 'drop-required-field',
     what: 'accounts lose their required `name`',
     caughtBy: /response_schema_conformance|versions: matches|prism validation|schema check/,
+    suites: ['behaviour'],
     break: {
       response: (sent, answered) => {
         if (!isPath(sent, /^\/accounts(\/[^/]+)?$/)) return;
@@ -30,6 +33,7 @@ export const mutants: Mutant[] = [
     name: 'money-as-number',
     what: 'balances are numbers where money is a string',
     caughtBy: /response_schema_conformance|versions: matches|prism validation|schema check/,
+    suites: ['behaviour'],
     break: {
       response: (sent, answered) => {
         if (!isPath(sent, /\/balances$/)) return;
@@ -47,6 +51,7 @@ export const mutants: Mutant[] = [
     name: 'wrong-status',
     what: 'a created payee answers 201 where the description says 200',
     caughtBy: /status_code_conformance|prism validation|status code check/,
+    suites: ['arazzo'],
     break: {
       response: (sent, answered) => {
         if (isPath(sent, /\/payees$/, 'POST') && answered.status === 200) answered.status = 201;
@@ -57,6 +62,7 @@ export const mutants: Mutant[] = [
     name: 'wrong-content-type',
     what: 'institutions are served as text/plain',
     caughtBy: /content_type_conformance|versions: matches|prism validation|content-type check/,
+    suites: ['behaviour'],
     break: {
       response: (sent, answered) => {
         if (isPath(sent, /^\/institutions$/)) answered.headers['content-type'] = 'text/plain';
@@ -67,18 +73,21 @@ export const mutants: Mutant[] = [
     name: 'ignore-from-id',
     what: '`from_id` is ignored',
     caughtBy: /paging: from_id continues strictly after that id/,
+    suites: ['behaviour'],
     break: { request: (sent) => sent.url.searchParams.delete('from_id') },
   },
   {
     name: 'ignore-count',
     what: '`count` is ignored',
     caughtBy: /paging: count honoured/,
+    suites: ['behaviour'],
     break: { request: (sent) => void (isPath(sent, transactionsPath) && sent.url.searchParams.delete('count')) },
   },
   {
     name: 'reverse-order',
     what: 'transactions come oldest first',
     caughtBy: /paging: newest first/,
+    suites: ['behaviour'],
     break: {
       response: (sent, answered) =>
         void (isPath(sent, transactionsPath) && editJson(answered, (body) => (Array.isArray(body) ? body.reverse() : body))),
@@ -88,12 +97,14 @@ export const mutants: Mutant[] = [
     name: 'break-idempotency',
     what: 'the Idempotency-Key header is ignored',
     caughtBy: /idempotency: /,
+    suites: ['behaviour'],
     break: { request: (sent) => void delete sent.headers['idempotency-key'] },
   },
   {
     name: 'break-links',
     what: "every account's `links.self` names the first account",
     caughtBy: /links: self returns the resource that carried it/,
+    suites: ['behaviour'],
     break: {
       response: (sent, answered) => {
         if (!isPath(sent, /^\/accounts$/)) return;
@@ -110,6 +121,7 @@ export const mutants: Mutant[] = [
     name: 'accept-invalid-request',
     what: 'an invalid `count` is dropped instead of refused with 422',
     caughtBy: /negative_data_rejection/,
+    suites: ['schemathesis'],
     break: {
       request: (sent) => {
         const count = sent.url.searchParams.get('count');
@@ -121,6 +133,7 @@ export const mutants: Mutant[] = [
     name: 'wrong-version-shape',
     what: '2019-07-01 requests get the 2020-10-12 shapes, named 2019-07-01',
     caughtBy: /versions: matches the version's schema|response_schema_conformance/,
+    suites: ['behaviour'],
     break: {
       request: (sent) => {
         if (sent.headers['service-version'] !== '2019-07-01') return;
@@ -136,6 +149,7 @@ export const mutants: Mutant[] = [
     name: 'undeclared-error-code',
     what: '`not_found` is answered as `missing`',
     caughtBy: /errors: the code is one the description declares/,
+    suites: ['behaviour', 'arazzo'],
     break: {
       response: (_sent, answered) =>
         void (
@@ -152,6 +166,7 @@ export const mutants: Mutant[] = [
     name: 'not-found-as-400',
     what: 'a 404 `not_found` is answered with status 400',
     caughtBy: /errors: the status is the code's declared status|status_code_conformance/,
+    suites: ['behaviour', 'arazzo'],
     break: {
       response: (_sent, answered) => {
         if (answered.status === 404 && answered.body.includes('"not_found"')) answered.status = 400;
@@ -162,6 +177,7 @@ export const mutants: Mutant[] = [
     name: 'balances-disagree',
     what: 'the ledger balance is a dollar more than the transactions say',
     caughtBy: /balances: /,
+    suites: ['behaviour'],
     break: {
       response: (sent, answered) => {
         if (!isPath(sent, /\/balances$/)) return;
@@ -177,6 +193,7 @@ export const mutants: Mutant[] = [
     name: 'ignore-auth',
     what: 'a request without a token is served as the last token seen',
     caughtBy: /ignored_auth|prism validation|journey: /,
+    suites: ['schemathesis'],
     break: {
       request: (sent) => {
         if (sent.url.pathname.startsWith('/sandbox')) return;
@@ -188,4 +205,11 @@ export const mutants: Mutant[] = [
   },
 ];
 
-export const unbroken: Mutant = { name: 'unbroken', what: 'the server as it is, through the same proxy', caughtBy: /$^/, break: {} };
+/** Checked by every suite of a --quick run: none may fail on it. */
+export const unbroken: Mutant = {
+  name: 'unbroken',
+  what: 'the server as it is, through the same proxy',
+  caughtBy: /$^/,
+  suites: ['behaviour', 'proxy', 'schemathesis', 'arazzo'],
+  break: {},
+};

@@ -21,6 +21,10 @@ function suiteTable(testsuites: Testsuite[]): string[] {
   return lines;
 }
 
+/** `behaviour 4 s, schemathesis 85 s, ...`: each suite's time (they run side by side). */
+export const suiteTimes = (report: ContractReport): string =>
+  report.suiteDurations.map((d) => `${d.suite} ${d.seconds.toFixed(0)} s`).join(', ') || 'no suite ran';
+
 export function summaryMarkdown(report: ContractReport): string {
   const verdict = report.exitCode === 0 ? 'passed' : report.exitCode === 1 ? 'failed' : 'could not run';
   const t = report.totals;
@@ -29,6 +33,8 @@ export function summaryMarkdown(report: ContractReport): string {
     '',
     `\`${report.target.baseUrl}\`: ${t.testcases} testcases, ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, in ` +
       `${report.durationSeconds.toFixed(0)} s (${report.options.quick ? '--quick, ' : ''}seeds ${report.options.seeds.join(', ')}).`,
+    '',
+    `Time per suite, side by side: ${suiteTimes(report)}.`,
     '',
     '## Coverage',
     '',

@@ -13,6 +13,8 @@ export type ContractReport = {
   target: { baseUrl: string; startedHere: boolean; sandbox: 'own-application' | 'token' };
   startedAt: string;
   durationSeconds: number;
+  /** How long each suite took, in the order they finished; the suites run side by side, so these overlap. */
+  suiteDurations: { suite: SuiteId; seconds: number }[];
   options: { suites: SuiteId[]; quick: boolean; seeds: number[]; maxExamples: number; minCoverage: number | null };
   /** 0 passed, 1 the server broke the contract (or coverage is below --min-coverage), 2 usage or setup. */
   exitCode: 0 | 1 | 2;

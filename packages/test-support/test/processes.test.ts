@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, it } from 'vitest';
+import { exitWithParent, ownerGone, ownerMark, printedBy } from '../src/processes.ts';
+
+const processes = pathToFileURL(join(import.meta.dirname, '../src/processes.ts')).href;
+const scratch = mkdtempSync(join(tmpdir(), 'test-support-processes-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs `source` (an ES module that may import `processes`) in a child Node.js with piped output. */
+function node(source: string, args: string[] = []) {
+  return spawn(process.execPath, [...args, '--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Whether `pid` still runs (a zombie counts as ended). */
+function running(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+describe('stopOnExit', () => {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    it(`runs the stops when ${signal} ends the process, which then exits as the signal would`, async () => {
+      const marker = join(scratch, `stopped-${signal}`);
+      const child = node(
+        `import { writeFileSync } from 'node:fs';
+         const { stopOnExit } = await import(${JSON.stringify(processes)});
+         stopOnExit(() => writeFileSync(${JSON.stringify(marker)}, 'first'));
+         stopOnExit(() => { throw new Error('already gone'); });
+         const takenBack = stopOnExit(() => writeFileSync(${JSON.stringify(marker)}, 'taken back'));
+         takenBack();
+         console.log('ready');
+         setInterval(() => {}, 1000);`,
+      );
+      await printedBy(child).waitFor(/ready/);
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      const [code] = await exited;
+      assert.equal(code, { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 }[signal]);
+      assert.equal(readFileSync(marker, 'utf8'), 'first');
+    });
+  }
+
+  it('runs the stops when the process exits by itself', async () => {
+    const marker = join(scratch, 'stopped-exit');
+    const child = node(
+      `import { writeFileSync } from 'node:fs';
+       const { stopOnExit } = await import(${JSON.stringify(processes)});
+       stopOnExit(() => writeFileSync(${JSON.stringify(marker)}, 'stopped'));`,
+    );
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+    assert.equal(readFileSync(marker, 'utf8'), 'stopped');
+  });
+});
+
+describe('exitWithParent', () => {
+  it('ends a child with SIGTERM once its parent was killed with SIGKILL', async () => {
+    const marker = join(scratch, 'orphan-terminated');
+    // The parent starts the child with exitWithParent, prints the child's pid, and is then killed; the child's own
+    // SIGTERM handler writes the marker.
+    const child = `import { writeFileSync } from 'node:fs';
+      process.on('SIGTERM', () => { writeFileSync(${JSON.stringify(marker)}, 'terminated'); process.exit(0); });
+      console.log('child ready');
+      setInterval(() => {}, 1000);`;
+    const parent = node(
+      `import { spawn } from 'node:child_process';
+       const child = spawn(process.execPath, [...${JSON.stringify(exitWithParent)}, '--input-type=module', '-e', ${JSON.stringify(child)}], { stdio: ['ignore', 'pipe', 'inherit'] });
+       child.stdout.on('data', (chunk) => { if (String(chunk).includes('child ready')) console.log('pid', child.pid); });
+       setInterval(() => {}, 1000);`,
+    );
+    const [, pid] = (await printedBy(parent).waitFor(/pid (\d+)/)) as unknown as [string, string];
+    const parentExited = once(parent, 'exit');
+    parent.kill('SIGKILL');
+    await parentExited;
+    // No deadline: the child notices within its polling interval, and the hang guard ends a test that never sees it.
+    while (running(Number(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(readFileSync(marker, 'utf8'), 'terminated');
+  });
+});
+
+describe('ownerMark and ownerGone', () => {
+  it("a running process's mark is not gone; a finished one's is", async () => {
+    assert.equal(ownerGone(ownerMark()), false);
+    const child = node('');
+    const pid = child.pid!;
+    await once(child, 'exit');
+    assert.equal(ownerGone(`${pid} 1`), true);
+  });
+
+  it('a pid now held by a process started later is gone', () => {
+    const [pid, started] = ownerMark().split(' ');
+    assert.equal(ownerGone(`${pid} ${Number(started) - 1}`), true);
+  });
+
+  it('a mark that names no pid is not taken as gone', () => {
+    assert.equal(ownerGone('not a pid'), false);
+    assert.equal(ownerGone(''), false);
+  });
+});
+
+describe('printedBy', () => {
+  it('resolves a wait when the line comes, on stdout or stderr, and keeps the output', async () => {
+    const child = node(`console.log('one'); console.error('two 42');`);
+    const printed = printedBy(child);
+    const [, number] = (await printed.waitFor(/two (\d+)/)) as unknown as [string, string];
+    assert.equal(number, '42');
+    await once(child, 'close');
+    assert.match(printed.output(), /one\n/);
+  });
+
+  it('rejects a wait for a line the process ended without printing, with what it printed', async () => {
+    const child = node(`console.log('only this')`);
+    await assert.rejects(printedBy(child, 'the child').waitFor(/never/), /the child ended without printing \/never\/:\nonly this/);
+  });
+});
