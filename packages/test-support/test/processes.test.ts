@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, it } from 'vitest';
-import { exitWithParent, ownerGone, ownerMark, printedBy } from '../src/processes.ts';
+import { exitWithParent, ownerGone, ownerMark, printedBy, stopsWithThisProcess } from '../src/processes.ts';
 
 const processes = pathToFileURL(join(import.meta.dirname, '../src/processes.ts')).href;
 const scratch = mkdtempSync(join(tmpdir(), 'test-support-processes-'));
@@ -84,6 +84,57 @@ describe('exitWithParent', () => {
     // No deadline: the child notices within its polling interval, and the hang guard ends a test that never sees it.
     while (running(Number(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(readFileSync(marker, 'utf8'), 'terminated');
+  });
+});
+
+describe('childrenExitWithParent', () => {
+  it("ends a child a library spawns with this process's environment once its parent was killed with SIGKILL", async () => {
+    const marker = join(scratch, 'library-child-terminated');
+    const child = `import { writeFileSync } from 'node:fs';
+      process.on('SIGTERM', () => { writeFileSync(${JSON.stringify(marker)}, 'terminated'); process.exit(0); });
+      console.log('child ready');
+      setInterval(() => {}, 1000);`;
+    // The parent spawns the child as a library would: no exitWithParent among its arguments, only the environment.
+    const parent = node(
+      `import { spawn } from 'node:child_process';
+       const { childrenExitWithParent } = await import(${JSON.stringify(processes)});
+       childrenExitWithParent();
+       childrenExitWithParent();
+       const child = spawn(process.execPath, ['--input-type=module', '-e', ${JSON.stringify(child)}], { stdio: ['ignore', 'pipe', 'inherit'] });
+       child.stdout.on('data', (chunk) => { if (String(chunk).includes('child ready')) console.log('pid', child.pid, process.env.NODE_OPTIONS); });
+       setInterval(() => {}, 1000);`,
+    );
+    const [line, pid] = (await printedBy(parent).waitFor(/pid (\d+) .*/)) as unknown as [string, string];
+    assert.equal(line.split('exit-with-parent.mjs').length, 2, `added once: ${line}`);
+    const parentExited = once(parent, 'exit');
+    parent.kill('SIGKILL');
+    await parentExited;
+    // No deadline: the child notices within its polling interval, and the hang guard ends a test that never sees it.
+    while (running(Number(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(readFileSync(marker, 'utf8'), 'terminated');
+  });
+});
+
+describe('stopsWithThisProcess', () => {
+  it('kills the child when this process is ended by a signal', async () => {
+    const parent = node(
+      `import { spawn } from 'node:child_process';
+       const { stopsWithThisProcess } = await import(${JSON.stringify(processes)});
+       const child = stopsWithThisProcess(spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
+       console.log('pid', child.pid);
+       setInterval(() => {}, 1000);`,
+    );
+    const [, pid] = (await printedBy(parent).waitFor(/pid (\d+)/)) as unknown as [string, string];
+    const parentExited = once(parent, 'exit');
+    parent.kill('SIGTERM');
+    await parentExited;
+    while (running(Number(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+
+  it('returns the child it was given', async () => {
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    assert.equal(stopsWithThisProcess(child), child);
+    await once(child, 'exit');
   });
 });
 
