@@ -1,13 +1,18 @@
 // The one vitest setup of every workspace. Each workspace's vitest.config.ts calls `workspaceTests` with what is
-// its own (name, timeouts, coverage floor); the root vitest.config.ts lists them as projects, and each workspace's
+// its own (name, coverage floor); the root vitest.config.ts lists them as projects, and each workspace's
 // `npm test` runs its own, so that turbo caches the workspaces one by one.
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The one limit on a test or a hook, in every workspace: a guard against a hang, never a wait. Tests wait on
+ * readiness (a line printed, a port open, an event arrived), so the only limit is one no loaded machine reaches:
+ * CI and other work share 2 cores, and at a load of 20-40 a check that takes seconds alone can take many minutes.
+ */
+export const HANG_GUARD_MS = 20 * 60_000;
 
 export interface WorkspaceTests {
   /** The workspace's package name, which is also the project's (`vitest --project <name>`). */
   name: string;
-  /** Per test and per hook: a test that hangs fails after this long rather than holding the run. */
-  timeoutMs: number;
   /** What coverage is measured over, relative to the workspace (default: `src/**`). */
   coverageOf?: string[];
   /**
@@ -29,8 +34,8 @@ export function workspaceTests(options: WorkspaceTests) {
       // A process per test file: tests start servers, set globals and leave handles behind.
       pool: 'forks',
       isolate: true,
-      testTimeout: options.timeoutMs,
-      hookTimeout: options.timeoutMs,
+      testTimeout: HANG_GUARD_MS,
+      hookTimeout: HANG_GUARD_MS,
       // Spies (`vi.spyOn`) are undone after each test, so that no test sees another one's.
       restoreMocks: true,
       ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),

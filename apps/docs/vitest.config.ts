@@ -2,7 +2,6 @@ import { workspaceTests } from '../../vitest.shared.ts';
 
 export default workspaceTests({
   name: '@aggregation/docs',
-  timeoutMs: 180_000,
   // The site's page renderers (build.ts and what only it calls: the index, the reference's chrome, the console, the
   // Markdown pages and llms.txt, the search index) run in `turbo run build`, a process of its own; the tests check
   // what they wrote, over HTTP and in Chromium. Coverage is measured on what the tests run in their own process.

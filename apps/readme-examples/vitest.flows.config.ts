@@ -1,6 +1,7 @@
 // `npm run test:readme`: the READMEs followed on a fresh clone (flows/), apart from `npm test`: it clones, runs
 // npm ci and npm start, which takes minutes. CI runs it after npm test.
 import { defineConfig } from 'vitest/config';
+import { HANG_GUARD_MS } from '../../vitest.shared.ts';
 
 export default defineConfig({
   test: {
@@ -9,7 +10,7 @@ export default defineConfig({
     pool: 'forks',
     // One README after another, on the one server the setup started.
     fileParallelism: false,
-    testTimeout: 900_000,
-    hookTimeout: 1_800_000,
+    testTimeout: HANG_GUARD_MS,
+    hookTimeout: HANG_GUARD_MS,
   },
 });

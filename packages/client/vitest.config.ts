@@ -2,6 +2,5 @@ import { workspaceTests } from '../../vitest.shared.ts';
 
 export default workspaceTests({
   name: '@aggregation/client',
-  timeoutMs: 60_000,
   coverageFloor: { statements: 94, branches: 90, functions: 93, lines: 96 },
 });

@@ -2,6 +2,5 @@ import { workspaceTests } from '../../vitest.shared.ts';
 
 export default workspaceTests({
   name: '@aggregation/test-support',
-  timeoutMs: 10_000,
   coverageFloor: { statements: 77, branches: 62, functions: 33, lines: 83 },
 });

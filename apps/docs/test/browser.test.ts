@@ -15,6 +15,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { HANG_GUARD_MS } from '../../../vitest.shared.ts';
 import { documentNames, type OpenApiDocument, operationsOf, webhooksOf } from '../src/documents.ts';
 import { loadGuides } from '../src/guides.ts';
 import { docsApp } from '../src/index.ts';
@@ -35,7 +36,7 @@ function decorated(name: string): OpenApiDocument {
 const referencePath = (name: string) => `/docs/${name}.html`;
 const isReference = (path: string) => documentNames.some((name) => path === referencePath(name));
 
-describe('docs in Chromium', { timeout: 180_000 }, () => {
+describe('docs in Chromium', () => {
   let browser: Browser;
   let context: BrowserContext;
   let server: ReturnType<typeof createAdaptorServer>;
@@ -50,9 +51,9 @@ describe('docs in Chromium', { timeout: 180_000 }, () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    // What waits for the page (an element, a click) gives up after this long, saying what it waited for; a busy
-    // machine renders slowly, so it is generous.
-    context.setDefaultTimeout(60_000);
+    // What waits for the page (an element, a click) waits as long as a loaded machine takes, and gives up, saying what
+    // it waited for, only within the hang guard.
+    context.setDefaultTimeout(HANG_GUARD_MS / 2);
     mkdirSync(screenshotsDir, { recursive: true });
   });
 

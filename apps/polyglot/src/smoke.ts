@@ -44,7 +44,7 @@ export async function runSmoke(command: SmokeCommand, baseUrl: string): Promise<
   const env = { ...process.env, ...command.env, AGGREGATION_BASE_URL: baseUrl, AGGREGATION_TOKEN: token };
   let output: string;
   try {
-    const { stdout, stderr } = await run(command.file, command.args, { cwd: command.cwd, env, timeoutMs: 300_000 });
+    const { stdout, stderr } = await run(command.file, command.args, { cwd: command.cwd, env });
     output = `${stdout}${stderr}`;
   } catch (error) {
     if (!(error instanceof RunError)) throw error;

@@ -103,6 +103,7 @@ describe('the READMEs, followed on a fresh clone', () => {
     console.log(`# npm ci on ${(await run('node', ['--version'], { env })).stdout.trim()}:\n${installed.stdout}${installed.stderr}`);
     server = startShell('npm start', clone, { ...env, PORT: String(ports.server) });
     captured.token = (await server.waitFor(/Sandbox access token: (test_token_\S+)/))[1]!;
+    // Longer than the hang guard: npm ci of the whole clone and npm start's first build, on 2 shared cores.
   }, 1_800_000);
 
   afterAll(async () => {
@@ -110,7 +111,7 @@ describe('the READMEs, followed on a fresh clone', () => {
     // The daemon `npm start`'s turbo may have started (not under CI) goes with the clone.
     await promisify(execFile)(join(clone, 'node_modules', '.bin', 'turbo'), ['daemon', 'stop'], { cwd: clone, env }).catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
-  }, 300_000);
+  });
 
   /** The command as it runs here: the README's ports as this run's, the placeholders as what was printed. */
   const asRun = (command: string): string =>
@@ -170,6 +171,6 @@ describe('the READMEs, followed on a fresh clone', () => {
       }
       console.log(`# ${readme}: ${ran.length} blocks run, ${blocks.filter((block) => block.skip).length} marked as not run`);
       assert.ok(ran.length > 0);
-    }, 900_000);
+    });
   }
 });

@@ -99,12 +99,12 @@ describe('the packed CLI, installed outside the repository', () => {
     serve = start(project24(), ['serve', '--port', '0', '--database', join(project, 'sandbox.sqlite'), '--no-access-log']);
     baseUrl = (await serve.waitFor(/Listening on (http:\/\/\S+)/))[1]!;
     // npm installs the tarballs and their dependencies from the registry: minutes on a busy machine.
-  }, 900_000);
+  });
 
   afterAll(async () => {
     if (serve) await interrupt(serve);
     if (project) await rm(project, { recursive: true, force: true, maxRetries: 3 });
-  }, 300_000);
+  });
 
   it('serve without @aggregation/server beside it says how to install it', () => {
     assert.match(

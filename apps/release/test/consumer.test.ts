@@ -76,7 +76,7 @@ describe('the packed npm packages, installed outside the repository', () => {
     expectedAccountTypes = ((await response.json()) as { type: string }[]).map((account) => account.type);
     assert.ok(expectedAccountTypes.length > 0);
     // npm installs every tarball and its dependencies from the registry: minutes on a busy machine.
-  }, 300_000);
+  });
 
   afterAll(async () => {
     sandbox?.kill();

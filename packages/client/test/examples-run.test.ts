@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type RunningServer, startServer } from '@aggregation/server';
-import { machineNode } from '@aggregation/test-support';
+import { exitWithParent, machineNode, stopsWithThisProcess } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { signWebhook } from '../src/index.ts';
 
@@ -68,10 +68,11 @@ describe(`examples run as printed, on Node.js ${(await promisify(execFile)(node,
       body: JSON.stringify({ username: 'rate_limited.2', password: 'password' }),
     });
     const { access_token: token } = (await response.json()) as { access_token: string };
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(examples, 'rate-limits.ts')], {
+    const example = promisify(execFile)(process.execPath, [...exitWithParent, join(examples, 'rate-limits.ts')], {
       env: { ...process.env, AGGREGATION_TOKEN: token, AGGREGATION_BASE_URL: server.url, AGGREGATION_LOG: '' },
-      timeout: 30_000,
     });
+    stopsWithThisProcess(example.child);
+    const { stdout, stderr } = await example;
     const lines = stdout.trim().split('\n');
     assert.deepEqual(
       lines.filter((line) => !line.startsWith('GET ')),

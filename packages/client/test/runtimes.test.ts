@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type App, createApp } from '@aggregation/server';
-import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, skipWhenMissing, stopsWithThisProcess } from '@aggregation/test-support';
 import { getRequestListener } from '@hono/node-server';
 import { chromium } from 'playwright-core';
 import { Agent } from 'undici';
@@ -148,13 +148,14 @@ describe.skipIf(noServer)('the client in each runtime', () => {
       },
     ];
     for (const runtime of runs) {
-      it.skipIf(runtime.skip)(runtime.name, { timeout: 300_000 }, async () => {
+      it.skipIf(runtime.skip)(runtime.name, async () => {
         const [command, args] = await runtime.command();
         const given = await input();
-        const { stdout } = await run(command, [...args, JSON.stringify(given)], {
+        const scenario = run(command, [...args, JSON.stringify(given)], {
           env: { PATH: process.env.PATH, HOME: process.env.HOME, AGGREGATION_LOG: 'info' },
-          timeout: 120_000,
         });
+        stopsWithThisProcess(scenario.child);
+        const { stdout } = await scenario;
         const lines = stdout.trim().split('\n');
         assert.deepEqual(JSON.parse(lines.pop()!), expected(true));
         // The clients given no logger log to the console, at the level AGGREGATION_LOG says.
@@ -167,7 +168,7 @@ describe.skipIf(noServer)('the client in each runtime', () => {
     }
   });
 
-  it.skipIf(skipWorkerd)('workerd', { timeout: 120_000 }, async () => {
+  it.skipIf(skipWorkerd)('workerd', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aggregation-workerd-'));
     const socket = join(dir, 'http.sock');
     writeFileSync(join(dir, 'worker.js'), await bundleScenario('entry-worker.ts', 'browser'));
@@ -195,7 +196,7 @@ describe.skipIf(noServer)('the client in each runtime', () => {
     }
   });
 
-  it.skipIf(skipChromium)('Chromium', { timeout: 120_000 }, async () => {
+  it.skipIf(skipChromium)('Chromium', async () => {
     const browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
     try {
       const tab = await browser.newPage();

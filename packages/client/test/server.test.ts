@@ -491,8 +491,8 @@ describe.skipIf(skip)('against the server in-process', () => {
 
         const fired = await authed.POST('/sandbox/events', { body: { type: 'webhook.test' } });
         assert.equal(fired.response.status, 202);
-        const deadline = Date.now() + 10_000;
-        while (received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        // However long a loaded machine takes to deliver it.
+        while (received.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
         const delivery = received[0];
         assert.ok(delivery, 'the event was delivered');
         assert.equal(delivery.signature?.match(/v1=/g)?.length, 2);

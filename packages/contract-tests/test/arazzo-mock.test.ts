@@ -7,8 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Running, startMock } from '@aggregation/mock';
 import { CURRENT_VERSION } from '@aggregation/openapi/versions';
+import { childrenExitWithParent } from '@aggregation/test-support';
 import { afterAll, beforeAll, test } from 'vitest';
 import { loadFiles, mockInputs, runWorkflows } from '../src/arazzo.ts';
+
+// The mocks' Prism processes (and Respect's) end with this test process, however it ends.
+childrenExitWithParent();
 
 const mocks: Running[] = [];
 let dir: string;
@@ -16,7 +20,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'arazzo-mock-'));
   mocks.push(await startMock({ version: CURRENT_VERSION }), await startMock({ version: 'sandbox' }));
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all(mocks.map((mock) => mock.stop()));
@@ -39,4 +43,4 @@ test('every workflow passes against the mock', async () => {
   assert.deepEqual(failed, []);
   assert.equal(tally.passed, tally.workflows);
   assert.equal(tally.workflows, files.length);
-}, 300_000);
+});

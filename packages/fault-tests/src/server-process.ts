@@ -51,13 +51,12 @@ export async function startServerProcess(location: StorageOptions, env: Record<s
     async memoryAfterCollection() {
       const seen = output.length;
       child.kill('SIGUSR2');
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
+      // However long a loaded machine takes to collect and print it.
+      for (;;) {
         const line = output.slice(seen).find((text) => text.startsWith('Memory: '));
         if (line) return JSON.parse(line.slice('Memory: '.length));
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      throw new Error(`no memory report in 30 s: ${output.slice(-5).join('\n')}`);
     },
     kill: () => end('SIGKILL'),
     stop: () => end('SIGTERM'),

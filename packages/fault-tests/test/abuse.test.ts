@@ -10,13 +10,11 @@ import { type ServerProcess, startServerProcess } from '../src/server-process.ts
 const RATE = 5;
 /** Three times the burst (twice the rate): a limit that holds refuses some of them. */
 const ATTEMPTS = RATE * 6;
-/** How long a small request may wait while a huge history is being created. */
-const STALL_BOUND_MS = 2_000;
 
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `abuse on ${kind.name}`, { timeout: 120_000 }, () => {
+  describeUnless(kind.skip, `abuse on ${kind.name}`, () => {
     let server: ServerProcess;
     let call: Caller;
     let enrolled: Enrolled;
@@ -67,26 +65,28 @@ for (const kind of kinds) {
     });
 
     // The server allows n up to 1,000,000 here (src/serve.ts), so the history is really being written.
-    test(`enrolling history.1000000 leaves other requests answered within ${STALL_BOUND_MS} ms`, async () => {
+    test('enrolling history.1000000 leaves other requests answered while the history is being written', async () => {
       let refusal: number | undefined;
+      let hugeEnded = false;
       const huge = call('POST', '/sandbox/enrollments', { json: { username: 'history.1000000', password: 'password' } }).then(
         (answer) => {
           if (answer.status >= 400) refusal = answer.status;
         },
         () => undefined,
       );
+      void huge.finally(() => {
+        hugeEnded = true;
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const started = performance.now();
-      const institutions = await Promise.race([
-        call('GET', '/institutions'),
-        new Promise<undefined>((resolve) => setTimeout(resolve, STALL_BOUND_MS * 3)),
-      ]);
-      const waited = performance.now() - started;
+      // Not how fast (a loaded machine slows every answer) but when: before the history is written, which a
+      // server that blocks while writing it could not do.
+      const institutions = await call('GET', '/institutions');
+      const answeredWhileWriting = !hugeEnded;
       // Stop the work either way: the process is not reused after this test.
       await server.kill();
-      void huge;
       assert.equal(refusal, undefined, 'the history was refused instead of being made');
-      assert.ok(institutions && institutions.status === 200 && waited < STALL_BOUND_MS, `GET /institutions waited ${waited.toFixed(0)} ms`);
+      assert.equal(institutions.status, 200, institutions.text);
+      assert.ok(answeredWhileWriting, 'GET /institutions was answered only once the history was written');
     });
   });
 }

@@ -141,7 +141,7 @@ afterAll(() => {
 });
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `access on ${kind.name}`, { timeout: 60_000 }, () => {
+  describeUnless(kind.skip, `access on ${kind.name}`, () => {
     let server: ServerProcess;
     let send: (request: Request) => Promise<Response> = fetch;
     let closeSend = async (): Promise<void> => undefined;
@@ -186,12 +186,12 @@ for (const kind of kinds) {
         const fired = await call('POST', '/sandbox/events', { token, json: { type: 'webhook.test' }, unchecked: false });
         assert.equal(fired.status, 202, fired.text);
         made.eventId = fired.body.id;
-        await made.hook.waitFor(1, (event) => event.id === made.eventId, 15_000);
+        await made.hook.waitFor(1, (event) => event.id === made.eventId);
         let deliveries: { id: string; event_id: string; status: string }[] = [];
         await eventually(async () => {
           deliveries = (await call('GET', '/sandbox/webhook/deliveries', { token, unchecked: false })).body;
           return deliveries.some((delivery) => delivery.event_id === made.eventId && delivery.status === 'delivered');
-        }, 15_000);
+        });
         made.deliveryId = deliveries.find((delivery) => delivery.event_id === made.eventId)!.id;
         return made;
       };

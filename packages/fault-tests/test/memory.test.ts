@@ -29,7 +29,7 @@ const kept = (usage: NodeJS.MemoryUsage) => usage.heapUsed + usage.external;
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `memory under load on ${kind.name}`, { timeout: 120_000 }, () => {
+  describeUnless(kind.skip, `memory under load on ${kind.name}`, () => {
     let server: ServerProcess;
     let enrolled: Enrolled;
     let urls: string[];

@@ -20,7 +20,7 @@ afterAll(() => postgres.stop());
 
 const cents = (amount: string) => Math.round(Number(amount) * 100);
 
-describeUnless(postgres.skip, 'two server processes on one PostgreSQL database', { timeout: 120_000 }, () => {
+describeUnless(postgres.skip, 'two server processes on one PostgreSQL database', () => {
   let processes: [ServerProcess, ServerProcess];
   let via: [Caller, Caller];
   let enrolled: Enrolled;

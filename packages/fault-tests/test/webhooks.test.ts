@@ -12,6 +12,7 @@
 // while the test looks, so nothing depends on timing.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { HANG_GUARD_MS } from '../../../vitest.shared.ts';
 import { verifyWebhook } from '../../client/src/index.ts';
 import { backoff, type RetryPolicy } from '../../server/src/webhooks/worker.ts';
 import { eventually, type Receiver, receiver } from '../../server/test/helpers/harness.ts';
@@ -57,12 +58,12 @@ function webhookClient(call: Caller, token: string) {
     },
     log,
     /** The deliveries of `eventIds` once `done` holds for each, as the log shows them. */
-    async when(eventIds: string[], done: (delivery: Delivery) => boolean, what: string): Promise<Delivery[]> {
+    async when(eventIds: string[], done: (delivery: Delivery) => boolean): Promise<Delivery[]> {
       let found: Delivery[] = [];
       await eventually(async () => {
         found = (await log()).filter((delivery) => eventIds.includes(delivery.event_id));
         return found.length === eventIds.length && found.every(done);
-      }, 30_000).catch(() => assert.fail(`${what}: ${JSON.stringify(found.filter((delivery) => !done(delivery)))}`));
+      });
       return found;
     },
   };
@@ -71,14 +72,20 @@ function webhookClient(call: Caller, token: string) {
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `webhooks on ${kind.name}`, { timeout: 60_000 }, () => {
+  describeUnless(kind.skip, `webhooks on ${kind.name}`, () => {
     const servers = {} as Record<'local' | 'hosted', ServerProcess>;
 
     beforeAll(async () => {
-      const env = { WEBHOOK_HOSTS: resolverTable, WEBHOOK_RETRY_BASE_MS: String(retry.baseDelayMs), WEBHOOK_RETRY_MAX_MS: String(retry.maxDelayMs) };
+      // No attempt times out however loaded the machine: the held receiver keeps one waiting while the test looks at the
+      // server, and an answer that comes is never late.
+      const env = {
+        WEBHOOK_HOSTS: resolverTable,
+        WEBHOOK_RETRY_BASE_MS: String(retry.baseDelayMs),
+        WEBHOOK_RETRY_MAX_MS: String(retry.maxDelayMs),
+        WEBHOOK_TIMEOUT_MS: String(HANG_GUARD_MS),
+      };
       [servers.local, servers.hosted] = await Promise.all([
-        // Room for the test's look at the server while the held receiver keeps an attempt waiting.
-        startServerProcess(await kind.location(), { ...env, WEBHOOK_RETRY_ATTEMPTS: String(retry.maxAttempts), WEBHOOK_TIMEOUT_MS: '20000' }),
+        startServerProcess(await kind.location(), { ...env, WEBHOOK_RETRY_ATTEMPTS: String(retry.maxAttempts) }),
         startServerProcess(await kind.location(), { ...env, WEBHOOK_RETRY_ATTEMPTS: '1', WEBHOOK_PRIVATE_TARGETS: 'off' }),
       ]);
     });
@@ -121,7 +128,7 @@ for (const kind of kinds) {
             assert.equal(set.status, 200, set.text);
             sent.set(await hooks.fire(), spelling);
           }
-          const log = await hooks.when([...sent.keys()], (delivery) => delivery.attempts >= 1, 'not attempted');
+          const log = await hooks.when([...sent.keys()], (delivery) => delivery.attempts >= 1);
           for (const delivery of log) {
             const spelling = sent.get(delivery.event_id)!;
             assert.equal(delivery.last_status, null, spelling.host);
@@ -137,7 +144,7 @@ for (const kind of kinds) {
           assert.equal(set.status, 200, set.text);
           secrets = (set.body.secrets as { secret: string }[]).map((secret) => secret.secret);
           const id = await hooks.fire();
-          const [delivery] = await hooks.when([id], (entry) => entry.attempts >= 1, 'not attempted');
+          const [delivery] = await hooks.when([id], (entry) => entry.attempts >= 1);
           if (policy === 'local') {
             assert.equal(delivery!.status, 'delivered', delivery!.last_error ?? '');
             await hook.waitFor(1, (event) => event.id === id);
@@ -196,7 +203,7 @@ for (const kind of kinds) {
               await assert.rejects(verifyWebhook(arrival.raw, arrival.signature, [secret]), `attempt ${attempt} verifies with an expired secret`);
             }
             // The log has the last failed attempt's reason before this one is answered.
-            const [logged] = await hooks.when([eventId], () => true, 'not in the log');
+            const [logged] = await hooks.when([eventId], () => true);
             assert.equal(logged!.status, 'pending');
             assert.equal(logged!.attempts, attempt - 1);
             if (attempt > 1) assert.match(logged!.last_error ?? '', failures[attempt - 2]!.logged, `the reason of attempt ${attempt - 1}`);
@@ -216,7 +223,7 @@ for (const kind of kinds) {
             }
             const answeredAt = Date.now();
             failure.answer(arrival);
-            const [after] = await hooks.when([eventId], (delivery) => delivery.attempts === attempt, `attempt ${attempt} was not recorded`);
+            const [after] = await hooks.when([eventId], (delivery) => delivery.attempts === attempt);
             // The next attempt is set the backoff after `attempt` failures from when the failure was recorded.
             const nextAttemptAt = Date.parse(after!.next_attempt_at!);
             const delay = backoff(retry, attempt);
@@ -227,7 +234,7 @@ for (const kind of kinds) {
             previous = { at: arrival.at, nextAttemptAt };
           }
           // Delivered on the last attempt, and not sent again.
-          const [final] = await hooks.when([eventId], (delivery) => delivery.status === 'delivered', 'never recorded as delivered');
+          const [final] = await hooks.when([eventId], (delivery) => delivery.status === 'delivered');
           assert.equal(final!.attempts, failures.length + 1);
           assert.equal(final!.last_error, null);
           assert.equal(hook.waiting(), 0, 'sent again after a 204');

@@ -5,8 +5,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deref, type JsonObject, loadBundle, type OpenApiDocument, type Operation, operationsOf, versions } from '@aggregation/openapi/contract';
+import { childrenExitWithParent } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type Running, startMock } from '../src/index.ts';
+
+// The mocks' Prism processes end with this test process, however it ends.
+childrenExitWithParent();
 
 const auth = { authorization: `Basic ${btoa('test_token_mock:')}` };
 

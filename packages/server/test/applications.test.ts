@@ -25,7 +25,7 @@ async function application(t: TestApp, body: object = {}): Promise<{ id: string;
 }
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `applications are isolated (${kind.name})`, {}, () => {
+  describeUnless(kind.skip, `applications are isolated (${kind.name})`, () => {
     let t: TestApp;
     let hookA: Receiver;
     let hookB: Receiver;
@@ -134,7 +134,7 @@ for (const kind of kinds) {
     });
   });
 
-  describeUnless(kind.skip, `the application's version (${kind.name})`, {}, () => {
+  describeUnless(kind.skip, `the application's version (${kind.name})`, () => {
     let t: TestApp;
     let hook: Receiver;
     let app: { id: string; token: string };
@@ -227,7 +227,7 @@ test('a hosted sandbox has no default application: enrollments need a valid appl
 });
 
 for (const kind of kinds) {
-  describeUnless(kind.skip, `limits (${kind.name})`, {}, () => {
+  describeUnless(kind.skip, `limits (${kind.name})`, () => {
     test('an application holds at most the enrollments the limit allows', async () => {
       const t = testApp({ ...appOptions(await kind.location()), limits: { enrollmentsPerApplication: 1 } });
       try {

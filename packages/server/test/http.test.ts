@@ -253,8 +253,8 @@ function rawRequest(port: number, request: string): Promise<string> {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
+    // However long a loaded machine takes: the server closes the connection after its answer.
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer in 5 s')));
   });
 }
 

@@ -110,7 +110,7 @@ describe('large sandbox histories', () => {
 });
 
 for (const kind of await storeKinds()) {
-  describeUnless(kind.skip, `a history written in batches (${kind.name})`, { timeout: 60_000 }, () => {
+  describeUnless(kind.skip, `a history written in batches (${kind.name})`, () => {
     let t: TestApp;
     beforeAll(async () => {
       t = testApp(appOptions(await kind.location()));

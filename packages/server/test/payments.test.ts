@@ -173,7 +173,7 @@ describe('payments', () => {
 
 // On each store: with PostgreSQL the key's uniqueness and the enrollment's row lock do the work.
 for (const kind of await storeKinds()) {
-  describeUnless(kind.skip, `idempotency (${kind.name})`, {}, () => {
+  describeUnless(kind.skip, `idempotency (${kind.name})`, () => {
     let t: TestApp;
     let token: string;
     let checking: any;

@@ -142,7 +142,7 @@ const inspect: Record<StoreKind['name'], Inspect> = {
 };
 
 for (const kind of await storeKinds()) {
-  describeUnless(kind.skip, `${kind.name} store`, {}, () => {
+  describeUnless(kind.skip, `${kind.name} store`, () => {
     let location: StorageOptions;
     let store: Store;
 

@@ -77,7 +77,7 @@ describe('keys named like Object.prototype members', () => {
 });
 
 for (const kind of await storeKinds()) {
-  describeUnless(kind.skip, `text no store can keep (${kind.name})`, { timeout: 60_000 }, () => {
+  describeUnless(kind.skip, `text no store can keep (${kind.name})`, () => {
     const suite = enrolledSuite(async () => appOptions(await kind.location()));
 
     test('a NUL byte in a path id answers 404, in a query id 422', async () => {

@@ -1,5 +1,14 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
 export { skipWhenMissing } from './missing.ts';
-export { exitWithParent, ownerGone, ownerMark, type Printed, printedBy, stopOnExit } from './processes.ts';
+export {
+  childrenExitWithParent,
+  exitWithParent,
+  ownerGone,
+  ownerMark,
+  type Printed,
+  printedBy,
+  stopOnExit,
+  stopsWithThisProcess,
+} from './processes.ts';
 export { type RunOutcome, type SummaryTask, TestRunTally } from './test-run.ts';
 export { machineNode, which } from './which.ts';

@@ -43,10 +43,30 @@ export function stopOnExit(stop: () => void): () => void {
 }
 
 /**
+ * `child` is killed (SIGKILL) when this process exits or is ended by a signal (see `stopOnExit`), so that a test
+ * that waits on it with no limit of its own leaves nothing running; forgotten once it has exited by itself.
+ */
+export function stopsWithThisProcess<T extends ChildProcess>(child: T): T {
+  const forget = stopOnExit(() => child.kill('SIGKILL'));
+  child.once('exit', forget);
+  return child;
+}
+
+/**
  * Node.js options for a child process that ends itself with SIGTERM (so its own handlers run) once the process that
  * started it is gone, even by SIGKILL.
  */
 export const exitWithParent: string[] = ['--import', pathToFileURL(join(import.meta.dirname, 'exit-with-parent.mjs')).href];
+
+/**
+ * Makes every Node.js child this process starts from now on end itself once this process is gone, through
+ * NODE_OPTIONS: for children a library spawns with this process's environment (Prism, which the mock starts), whose
+ * arguments a test cannot give `exitWithParent`.
+ */
+export function childrenExitWithParent(): void {
+  const options = process.env.NODE_OPTIONS ?? '';
+  if (!options.includes(exitWithParent[1]!)) process.env.NODE_OPTIONS = `${options} ${exitWithParent.join(' ')}`.trim();
+}
 
 /** The kernel's start time of a process (clock ticks since boot), which tells a pid reused by another process apart. */
 function startTime(pid: number): string | undefined {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, it } from 'vitest';
-import { exitWithParent, ownerGone, ownerMark, printedBy } from '../src/processes.ts';
+import { exitWithParent, ownerGone, ownerMark, printedBy, stopsWithThisProcess } from '../src/processes.ts';
 
 const processes = pathToFileURL(join(import.meta.dirname, '../src/processes.ts')).href;
 const scratch = mkdtempSync(join(tmpdir(), 'test-support-processes-'));
@@ -62,28 +62,76 @@ describe('stopOnExit', () => {
   });
 });
 
+/**
+ * Starts a parent that spawns a child through `spawnChild` (source that starts the child's `source` as `child`, given
+ * its start arguments), kills the parent with SIGKILL, and resolves with what the parent printed once the child has
+ * ended; the child's own SIGTERM handler must have run.
+ */
+async function orphanEnds(name: string, spawnChild: (args: string) => string): Promise<string> {
+  const marker = join(scratch, name);
+  const source = `import { writeFileSync } from 'node:fs';
+    process.on('SIGTERM', () => { writeFileSync(${JSON.stringify(marker)}, 'terminated'); process.exit(0); });
+    console.log('child ready');
+    setInterval(() => {}, 1000);`;
+  const parent = node(
+    `import { spawn } from 'node:child_process';
+     ${spawnChild(`'--input-type=module', '-e', ${JSON.stringify(source)}`)}
+     child.stdout.on('data', (chunk) => { if (String(chunk).includes('child ready')) console.log('pid', child.pid, process.env.NODE_OPTIONS ?? ''); });
+     setInterval(() => {}, 1000);`,
+  );
+  const [line, pid] = (await printedBy(parent).waitFor(/pid (\d+) .*/)) as unknown as [string, string];
+  const parentExited = once(parent, 'exit');
+  parent.kill('SIGKILL');
+  await parentExited;
+  // No deadline: the child notices within its polling interval, and the hang guard ends a test that never sees it.
+  while (running(Number(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(readFileSync(marker, 'utf8'), 'terminated');
+  return line;
+}
+
 describe('exitWithParent', () => {
   it('ends a child with SIGTERM once its parent was killed with SIGKILL', async () => {
-    const marker = join(scratch, 'orphan-terminated');
-    // The parent starts the child with exitWithParent, prints the child's pid, and is then killed; the child's own
-    // SIGTERM handler writes the marker.
-    const child = `import { writeFileSync } from 'node:fs';
-      process.on('SIGTERM', () => { writeFileSync(${JSON.stringify(marker)}, 'terminated'); process.exit(0); });
-      console.log('child ready');
-      setInterval(() => {}, 1000);`;
+    await orphanEnds(
+      'orphan-terminated',
+      (args) => `const child = spawn(process.execPath, [...${JSON.stringify(exitWithParent)}, ${args}], { stdio: ['ignore', 'pipe', 'inherit'] });`,
+    );
+  });
+});
+
+describe('childrenExitWithParent', () => {
+  it("ends a child a library spawns with this process's environment once its parent was killed with SIGKILL", async () => {
+    // The parent spawns the child as a library would: no exitWithParent among its arguments, only the environment.
+    const printed = await orphanEnds(
+      'library-child-terminated',
+      (args) => `const { childrenExitWithParent } = await import(${JSON.stringify(processes)});
+       childrenExitWithParent();
+       childrenExitWithParent();
+       const child = spawn(process.execPath, [${args}], { stdio: ['ignore', 'pipe', 'inherit'] });`,
+    );
+    assert.equal(printed.split('exit-with-parent.mjs').length, 2, `added to NODE_OPTIONS once: ${printed}`);
+  });
+});
+
+describe('stopsWithThisProcess', () => {
+  it('kills the child when this process is ended by a signal', async () => {
     const parent = node(
       `import { spawn } from 'node:child_process';
-       const child = spawn(process.execPath, [...${JSON.stringify(exitWithParent)}, '--input-type=module', '-e', ${JSON.stringify(child)}], { stdio: ['ignore', 'pipe', 'inherit'] });
-       child.stdout.on('data', (chunk) => { if (String(chunk).includes('child ready')) console.log('pid', child.pid); });
+       const { stopsWithThisProcess } = await import(${JSON.stringify(processes)});
+       const child = stopsWithThisProcess(spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
+       console.log('pid', child.pid);
        setInterval(() => {}, 1000);`,
     );
     const [, pid] = (await printedBy(parent).waitFor(/pid (\d+)/)) as unknown as [string, string];
     const parentExited = once(parent, 'exit');
-    parent.kill('SIGKILL');
+    parent.kill('SIGTERM');
     await parentExited;
-    // No deadline: the child notices within its polling interval, and the hang guard ends a test that never sees it.
     while (running(Number(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(readFileSync(marker, 'utf8'), 'terminated');
+  });
+
+  it('returns the child it was given', async () => {
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    assert.equal(stopsWithThisProcess(child), child);
+    await once(child, 'exit');
   });
 });
 

@@ -76,5 +76,5 @@ describe("npm test's script on a workspace that fails", () => {
       closing,
       'tests: 1 passed, 1 failed, 3 skipped; 1 test file failed (throws#test); 1 task failed (throws#test), 1 not run (after#test)',
     );
-  }, 600_000);
+  });
 });

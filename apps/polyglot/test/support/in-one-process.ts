@@ -5,11 +5,14 @@
 // each program in turn, sets its environment, prints a start marker (to stdout and stderr), runs it, and prints an
 // end marker with whether it failed and why. A marker is a line starting with U+001E and holding JSON. What a program
 // prints between its markers is its output. A program that ends the process (Go's log.Fatal, System.exit) fails;
-// the programs after it run in a new process. A program that shows no end within `programTimeoutMs` fails as well.
+// the programs after it run in a new process. Given `programTimeoutMs`, a program that shows no end that long after
+// its start marker fails as well; the runner's own start-up (compiling, for Java) is waited for however long a loaded
+// machine takes, and so is every program without it (the test's hang guard is the limit).
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { stopsWithThisProcess } from '@aggregation/test-support';
 
 export type Program = { name: string; env: Record<string, string> } & Record<string, unknown>;
 export type Outcome = { ok: boolean; output: string; error: string };
@@ -22,7 +25,7 @@ export type InOneProcessOptions = {
   dir: string;
   /** What the plan holds besides `programs` (the Java runner's `groups`). */
   plan?: Record<string, unknown>;
-  /** Longest wait for the next marker: the runner's own start-up (compiling, for Java), or one program. */
+  /** Longest wait for a started program's end marker; no limit when not given. */
   programTimeoutMs?: number;
 };
 
@@ -65,20 +68,20 @@ async function runOnce(
   options: InOneProcessOptions,
   outcomes: Map<string, Outcome>,
 ): Promise<{ ran: boolean; why: string }> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const timeoutMs = options.programTimeoutMs ?? 300_000;
+  const child = stopsWithThisProcess(spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const timeoutMs = options.programTimeoutMs;
   let current: { name: string; output: string } | undefined;
   let ran = false;
   let timedOut = false;
   let watchdog: NodeJS.Timeout | undefined;
-  const rearm = () => {
+  const arm = () => {
     clearTimeout(watchdog);
+    if (timeoutMs === undefined) return;
     watchdog = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
   };
-  rearm();
 
   // stderr, split by the start markers the runner writes to it too: each program's share, and what came before.
   const stderr = new Map<string, string>();
@@ -95,11 +98,12 @@ async function runOnce(
     const { text, marker } = parseLine(line);
     if (current && (text || !marker)) current.output += `${text}\n`;
     if (!marker) return;
-    rearm();
     if ('start' in marker) {
+      arm();
       ran = true;
       current = { name: marker.start, output: '' };
     } else if (current) {
+      clearTimeout(watchdog);
       const error = [marker.error, stderr.get(current.name)].filter(Boolean).join('\n');
       outcomes.set(current.name, { ok: marker.ok, output: current.output, error });
       current = undefined;
@@ -109,7 +113,7 @@ async function runOnce(
   const [exit] = await Promise.all([
     new Promise<string>((resolve) => {
       child.on('error', (error) => resolve(error.message));
-      child.on('close', (code, signal) => resolve(timedOut ? `no answer within ${timeoutMs / 1000} s` : `exit code ${code ?? signal}`));
+      child.on('close', (code, signal) => resolve(timedOut ? `no answer within ${timeoutMs! / 1000} s` : `exit code ${code ?? signal}`));
     }),
     new Promise((resolve) => lines.on('close', resolve)),
     new Promise((resolve) => errors.on('close', resolve)),

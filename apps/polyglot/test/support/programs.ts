@@ -61,7 +61,7 @@ export async function runShellPrograms(name: string, programs: readonly Source[]
   const outcomes = await Promise.all(
     planned.map(async (program): Promise<[string, Outcome]> => {
       try {
-        const { stdout, stderr } = await run('sh', ['-e', program.file as string], { env: { ...options.env, ...program.env }, timeoutMs: 120_000 });
+        const { stdout, stderr } = await run('sh', ['-e', program.file as string], { env: { ...options.env, ...program.env } });
         return [program.name, { ok: true, output: stdout, error: stderr }];
       } catch (error) {
         if (!(error instanceof RunError)) throw error;

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { skipWhenMissing, stopOnExit } from '@aggregation/test-support';
+import { skipWhenMissing, stopsWithThisProcess } from '@aggregation/test-support';
 
 export const repoRoot = join(import.meta.dirname, '..', '..', '..', '..');
 
@@ -38,13 +38,10 @@ export type RunningPrism = { baseUrl: string; stop(): Promise<void>; output(): s
 export async function startPrism(bundle: string): Promise<RunningPrism> {
   const port = await freePort();
   const bin = join(repoRoot, 'node_modules', '.bin', 'prism');
-  const child: ChildProcess = spawn(bin, ['mock', '-h', '127.0.0.1', '-p', String(port), bundle], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   // Stopped with the test process, however a signal ends it.
-  const forget = stopOnExit(() => child.kill('SIGKILL'));
-  child.once('exit', forget);
+  const child: ChildProcess = stopsWithThisProcess(
+    spawn(bin, ['mock', '-h', '127.0.0.1', '-p', String(port), bundle], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

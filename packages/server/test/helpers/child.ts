@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { exitWithParent, stopOnExit } from '@aggregation/test-support';
+import { exitWithParent, stopsWithThisProcess } from '@aggregation/test-support';
 
 export interface ListeningChild {
   child: ChildProcess;
@@ -15,13 +15,13 @@ export interface ListeningChild {
 }
 
 export async function startListening(entry: string, options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<ListeningChild> {
-  const child = spawn(process.execPath, [...exitWithParent, entry], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Stopped with the test process, however it ends; it ends itself if that was SIGKILL.
+  const child = stopsWithThisProcess(
+    spawn(process.execPath, [...exitWithParent, entry], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const output: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
-  // Stopped with the test process, however it ends; it ends itself if that was SIGKILL.
-  const forget = stopOnExit(() => child.kill('SIGKILL'));
   const exited = once(child, 'exit');
-  void exited.then(forget);
   // Ready when it says so, however long a loaded machine takes; a child that exits first fails the start.
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {

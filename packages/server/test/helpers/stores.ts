@@ -56,7 +56,7 @@ export async function storeKinds(): Promise<StoreKind[]> {
  * reason, so that the skip shows once in the runner's totals and the suite's body, which may need
  * the database to collect its tests, never runs.
  */
-export function describeUnless(skip: string | false, name: string, options: { timeout?: number }, body: () => void): void {
+export function describeUnless(skip: string | false, name: string, body: () => void): void {
   if (skip) describe(name, () => test.skipIf(skip)('needs PostgreSQL', () => undefined));
-  else describe(name, options, body);
+  else describe(name, body);
 }
