@@ -31,8 +31,9 @@ function clientConfig(url: string): pg.ClientConfig {
   return {
     connectionString: url,
     // Not pg's pipeline mode, which would send statements asked for together without waiting for each answer: in it
-    // the server kept memory growing with the bytes it read (the fault suite's memory test: 18 to 27 MB more after
-    // 72 MB served, against none without it). Statements asked for in one turn still go out in one write (coalescing).
+    // the server kept memory growing with the bytes it read in every run of the fault suite's memory test (18 to 27 MB
+    // more after 72 MB served), without it in one run of five. Statements asked for in one turn still go out in one
+    // write (coalescing).
     pipeline: false,
     // An unreachable server fails a request after this long rather than holding it.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
