@@ -47,6 +47,9 @@ function percentOf(value: string): number {
   return number;
 }
 
+/** The default of --webhook-wait: the sandbox delivers at once; the wait ends as soon as every event arrived. */
+export const WEBHOOK_WAIT_SECONDS = 60;
+
 /** Every option, its default and its environment variable, as --help shows them. */
 export function programOf(): Command {
   return new Command('aggregation-contract-tests')
@@ -86,6 +89,11 @@ export function programOf(): Command {
     .addOption(
       new Option('--min-coverage <percent>', 'fail when a tested document has fewer of its documented responses observed').argParser(percentOf),
     )
+    .addOption(
+      new Option('--webhook-wait <seconds>', 'how long the fired webhook events may take to arrive (a busy CI machine may need more)')
+        .default(WEBHOOK_WAIT_SECONDS)
+        .argParser(integer('--webhook-wait', 1, 3600)),
+    )
     .addOption(new Option('--python <path>', 'the Python 3.11+ that runs Schemathesis').env('PYTHON').default('python3'))
     .addOption(
       new Option('--cache-dir <dir>', "where Schemathesis' Python environment is kept")
@@ -111,6 +119,7 @@ export function optionsOf(program: Command): RunOptions {
     minCoverage?: number;
     python: string;
     cacheDir: string;
+    webhookWait: number;
   }>();
   const quick = given.quick === true;
   return {
@@ -125,5 +134,6 @@ export function optionsOf(program: Command): RunOptions {
     minCoverage: given.minCoverage ?? null,
     python: given.python,
     cacheDir: given.cacheDir,
+    webhookWaitSeconds: given.webhookWait,
   };
 }

@@ -134,7 +134,7 @@ export async function runProxySuite(ctx: SuiteContext): Promise<SuiteOutcome> {
     if (!ctx.server.startedHere) {
       outcome.skipped.push('webhook deliveries: only checked for a server started here (a server elsewhere may not reach this machine)');
     } else {
-      const arrived = await waitForDeliveries(receiver, firedEvents, 10_000);
+      const arrived = await waitForDeliveries(receiver, firedEvents, ctx.options.webhookWaitSeconds * 1000);
       const current = validatorOf(CURRENT_VERSION);
       for (const delivery of receiver.deliveries) {
         const type = /"type"\s*:\s*"([^"]+)"/.exec(delivery.body)?.[1] ?? 'unknown';
@@ -146,7 +146,7 @@ export async function runProxySuite(ctx: SuiteContext): Promise<SuiteOutcome> {
       }
       collector.record(
         { document: CURRENT_VERSION, check: 'webhooks: every fired event delivered' },
-        arrived < firedEvents ? { message: `only ${arrived} of ${firedEvents} fired events arrived within 10 s` } : undefined,
+        arrived < firedEvents ? { message: `only ${arrived} of ${firedEvents} fired events arrived within ${ctx.options.webhookWaitSeconds} s (--webhook-wait)` } : undefined,
       );
       collector.note(CURRENT_VERSION, `webhooks: ${arrived} events delivered (${firedEvents} fired, the rest sent by state changes)`);
     }

@@ -15,6 +15,8 @@ export type RunOptions = {
   minCoverage: number | null;
   python: string;
   cacheDir: string;
+  /** Seconds to wait for the fired webhook events to arrive. */
+  webhookWaitSeconds: number;
 };
 
 export type SuiteContext = {

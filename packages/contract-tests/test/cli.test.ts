@@ -42,6 +42,7 @@ test('--help prints the usage and every option', async () => {
     '--workers',
     '--report-dir',
     '--min-coverage',
+    '--webhook-wait',
     '--python',
     '--cache-dir',
   ]) {
@@ -58,6 +59,7 @@ for (const [args, said] of [
   ],
   [['--min-coverage', '120'], /argument '120' is invalid\. a percentage from 0 to 100\.$/],
   [['--seed', '7,x'], /--seed takes numbers or "random", comma-separated; got "x"$/],
+  [['--webhook-wait', '0'], /--webhook-wait takes a whole number from 1 to 3600\.$/],
   [['--base-url', 'localhost:3000'], /an absolute http or https URL/],
   [['extra'], /^error: too many arguments/],
 ] as const) {

@@ -47,6 +47,7 @@ test('a server that ignores from_id fails the paging checks after a few pages', 
       minCoverage: null,
       python: 'python3',
       cacheDir: reportDir,
+      webhookWaitSeconds: 60,
     },
     () => {},
   );
