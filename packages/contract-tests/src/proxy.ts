@@ -146,7 +146,9 @@ export async function runProxySuite(ctx: SuiteContext): Promise<SuiteOutcome> {
       }
       collector.record(
         { document: CURRENT_VERSION, check: 'webhooks: every fired event delivered' },
-        arrived < firedEvents ? { message: `only ${arrived} of ${firedEvents} fired events arrived within ${ctx.options.webhookWaitSeconds} s (--webhook-wait)` } : undefined,
+        arrived < firedEvents
+          ? { message: `only ${arrived} of ${firedEvents} fired events arrived within ${ctx.options.webhookWaitSeconds} s (--webhook-wait)` }
+          : undefined,
       );
       collector.note(CURRENT_VERSION, `webhooks: ${arrived} events delivered (${firedEvents} fired, the rest sent by state changes)`);
     }
