@@ -88,19 +88,26 @@ export async function apiItemJson<O extends ApiOperation>(c: AppContext, runtime
   return ownBytes(JSON.stringify(await versioned(c, runtime, operation, item))) as ItemJson<O>;
 }
 
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
+const OPEN = 0x5b; // [
+const COMMA = 0x2c; // ,
+const CLOSE = 0x5d; // ]
 
 /**
  * A JSON array joined from items rendered one by one (as `apiJson` renders the whole array), as bytes: copied
- * together once, and written and kept without being encoded again.
+ * once into a buffer of the joined length, and written and kept without being encoded again.
  */
 export function apiJsonItems<O extends ApiOperation>(c: AppContext, _operation: O, items: readonly ItemJson<O>[]): Response {
-  const parts: Buffer[] = [OPEN];
-  for (const [index, item] of items.entries()) parts.push(...(index === 0 ? [item] : [COMMA, item]));
-  parts.push(CLOSE);
-  const bytes = Buffer.concat(parts);
+  let length = items.length === 0 ? 2 : items.length + 1;
+  for (const item of items) length += item.byteLength;
+  const bytes = Buffer.allocUnsafeSlow(length);
+  bytes[0] = OPEN;
+  let at = 1;
+  for (const [index, item] of items.entries()) {
+    if (index > 0) bytes[at++] = COMMA;
+    bytes.set(item, at);
+    at += item.byteLength;
+  }
+  bytes[at] = CLOSE;
   c.get('keepBody')?.(bytes);
   return c.body(bytes, 200, JSON_HEADERS);
 }
