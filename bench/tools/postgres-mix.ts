@@ -1,0 +1,109 @@
+// Where the many-integrators mix spends the PostgreSQL server's CPU: one server process on a throwaway cluster (or
+// on SQLite, to compare), the mix of `npm run bench` (or only some of its kinds), a warm-up, then rounds of load
+// interleaved with the limit replaying the server's bytes. Per round: the server's and the limit's CPU µs per
+// response and their per-core ratio, the cluster's CPU µs per response, the reads replayed, and the statements the
+// server sent per response (the change feed's barriers among them). Usage (from the repository root, after
+// `npx turbo run build --filter=@aggregation/server...`):
+//   node bench/tools/postgres-mix.ts [--enrollments=200] [--pool=1000] [--seconds=5] [--rounds=3]
+//     [--kinds=payment | accounts,balances,page,'page from_id',transaction] [--read-cache-off] [--sqlite] [--profile]
+// (--profile: a CPU profile of the first measured round, summarized; the file stays in bench/profiles/.)
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnChild } from '../lib/child.ts';
+import { LIMIT_SCRIPT } from '../lib/compare.ts';
+import { profilesDir } from '../lib/context.ts';
+import { enrollMany } from '../lib/enroll.ts';
+import { load } from '../lib/load.ts';
+import { drawMix, MIX_SHARES, type MixKind, mixRequest, recordMix } from '../lib/mix.ts';
+import { benchPostgres, clusterCpu } from '../lib/postgres.ts';
+import { median } from '../lib/stats.ts';
+import type { ReadCacheCounts, ServerArgs, ServerInfo } from '../targets/server.ts';
+import { summarize } from './profile-top.ts';
+
+const { values } = parseArgs({
+  options: {
+    enrollments: { type: 'string', default: '200' },
+    pool: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    kinds: { type: 'string' },
+    'read-cache-off': { type: 'boolean', default: false },
+    sqlite: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const kinds = values.kinds?.split(',') as MixKind[] | undefined;
+for (const kind of kinds ?? []) if (!(kind in MIX_SHARES)) throw new Error(`unknown kind ${kind}; known: ${Object.keys(MIX_SHARES).join(', ')}`);
+
+const workdir = mkdtempSync(join(tmpdir(), 'aggregation-postgres-mix-'));
+const found = values.sqlite ? undefined : await benchPostgres();
+if (found && 'skip' in found) throw new Error(`no PostgreSQL: ${found.skip}`);
+const databaseUrl = found ? await found.postgres.database() : undefined;
+const dbCpu = databaseUrl ? clusterCpu(databaseUrl) : () => Number.NaN;
+const server = await spawnChild<ServerInfo>(new URL('../targets/server.ts', import.meta.url), {
+  ...(databaseUrl ? { databaseUrl } : { databasePath: join(workdir, 'mix.sqlite') }),
+  readCache: !values['read-cache-off'],
+  countStatements: true,
+} satisfies ServerArgs);
+const limit = await spawnChild<{ url: string; pid: number }>(LIMIT_SCRIPT, {});
+try {
+  console.log(`enrolling ${values.enrollments} integrators on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
+  const enrolled = await enrollMany(server.info.url, 'username', Number(values.enrollments));
+  const drawn = await drawMix(server.info.url, enrolled, Number(values.pool));
+  await limit.call('record', await recordMix(server.info.url, drawn));
+  const entries = kinds ? drawn.filter((entry) => kinds.includes(entry.kind)) : drawn;
+
+  /** One load of the server or the limit; the server's also reports its replays, the cluster's CPU and its statements. */
+  const run = async (target: 'server' | 'limit', seconds: number) => {
+    const onServer = target === 'server';
+    const before = { cache: await server.call<ReadCacheCounts>('readCache'), db: dbCpu() };
+    await server.call('statements');
+    const result = await load({
+      url: onServer ? server.info.url : limit.info.url,
+      connections: 10,
+      seconds,
+      pid: onServer ? server.pid : limit.pid,
+      setupRequest: mixRequest(entries, { replay: !onServer }),
+    });
+    const responses = result.rps * result.seconds;
+    if (!onServer) return result.cpuPerResponse;
+    const cache = await server.call<ReadCacheCounts>('readCache');
+    const statements = await server.call<Record<string, number>>('statements');
+    const hits = cache.hits - before.cache.hits;
+    const misses = cache.misses - before.cache.misses;
+    console.log(
+      `server: ${Math.round(result.rps)} req/s, ${result.cpuPerResponse.toFixed(1)} µs CPU per response, database ${(((dbCpu() - before.db) / responses) * 1e6).toFixed(1)} µs, ` +
+        `replayed ${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)} % of ${hits + misses} reads, non-2xx ${result.non2xx}`,
+    );
+    for (const [text, count] of Object.entries(statements).sort((a, b) => b[1] - a[1]))
+      console.log(`  ${(count / responses).toFixed(3)} per response  ${text}`);
+    return result.cpuPerResponse;
+  };
+
+  await run('server', 3);
+  await run('limit', 1);
+  const ratios: number[] = [];
+  for (let round = 0; round < Number(values.rounds); round++) {
+    const profile = values.profile && round === 0 ? join(profilesDir, `postgres-mix-${Date.now()}.cpuprofile`) : undefined;
+    if (profile) {
+      mkdirSync(profilesDir, { recursive: true });
+      await server.call('profileStart');
+    }
+    const serverCpu = await run('server', Number(values.seconds));
+    if (profile) await server.call('profileStop', profile);
+    const limitCpu = await run('limit', Number(values.seconds));
+    ratios.push(limitCpu / serverCpu);
+    console.log(`limit: ${limitCpu.toFixed(1)} µs CPU per response; server / limit per core: ${((100 * limitCpu) / serverCpu).toFixed(1)} %`);
+    if (profile) {
+      console.log(`profile: ${profile}\n${summarize(profile, 30)}`);
+    }
+  }
+  console.log(`median, server / limit per core: ${(100 * median(ratios)).toFixed(1)} %`);
+} finally {
+  await server.stop();
+  await limit.stop();
+  await found?.postgres.stop();
+  rmSync(workdir, { recursive: true, force: true });
+}
