@@ -13,7 +13,8 @@ import { tally } from '../src/tally.ts';
 const OUTAGE_MS = 3_000;
 const WORKERS = 4;
 
-const postgres = await testPostgres();
+// The outage stops the PostgreSQL server: a cluster of its own.
+const postgres = await testPostgres({ ownCluster: true });
 afterAll(() => postgres.stop());
 const skip = postgres.skip || (postgres.outage ? false : 'the PostgreSQL server is not ours to stop (TEST_DATABASE_URL or DATABASE_URL is set)');
 

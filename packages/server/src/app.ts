@@ -59,6 +59,8 @@ export interface AppOptions {
   enrichDelayMs?: number;
   /** Largest `n` of the sandbox users `history.<n>` (default 100,000; at most 1,000,000). */
   maxHistory?: number;
+  /** Rows of a large `history.<n>` written per commit (default 500): tests split a day with a smaller history. */
+  historyBatchRows?: number;
   webhooks?: WebhookOptions;
   /** Per-caller request rate limit; false (the default) for none. */
   rateLimit?: RateLimit | false;
@@ -126,6 +128,7 @@ export function createApp(options: AppOptions = {}): App {
     eventTransaction: (row) => presentTransaction(runtime.publicUrl, row),
     enrichDelayMs: options.enrichDelayMs ?? DAY_MS,
     maxHistory: Math.min(options.maxHistory ?? DEFAULT_MAX_HISTORY, MAX_HISTORY),
+    ...(options.historyBatchRows ? { historyBatchRows: options.historyBatchRows } : {}),
     onEvents: () => deliveries?.worker.wake(),
   };
   const rateLimit = options.rateLimit ? new TokenBuckets(options.rateLimit, now) : undefined;

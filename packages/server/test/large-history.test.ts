@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { HISTORY_BATCH_ROWS } from '../src/domain/enrollments.ts';
 import { openStore } from '../src/storage/index.ts';
 import type { Repos, Store } from '../src/storage/store.ts';
 import { type TestApp, testApp } from './helpers/harness.ts';
@@ -20,6 +19,8 @@ const ROWS = 30_000;
  * the stall is the whole time.
  */
 const MAX_STALL_SHARE = 0.2;
+/** A batch smaller than a day of history.10000. */
+const SPLIT_BATCH_ROWS = 20;
 
 describe('large sandbox histories', () => {
   let dir: string;
@@ -69,7 +70,8 @@ describe('large sandbox histories', () => {
   });
 
   test('a day of history larger than a batch is split across transactions', async () => {
-    // history.190000: 521 rows a day, more than a batch holds.
+    // history.10000: 27 rows a day, more than a batch of 20 holds (as a day of history.1000000 is more than the
+    // default batch).
     const store = openStore({ path: join(dir, 'split.sqlite') });
     const rowsPerTransaction: number[] = [];
     const transaction = store.transaction.bind(store);
@@ -88,14 +90,14 @@ describe('large sandbox histories', () => {
           rowsPerTransaction.push(rows);
         }
       }, options)) as Store['transaction'];
-    const split = testApp({ store, maxHistory: 200_000 });
+    const split = testApp({ store, historyBatchRows: SPLIT_BATCH_ROWS });
     try {
-      const created = await split.call('POST', '/sandbox/enrollments', { json: { username: 'history.190000', password: 'password' } });
+      const created = await split.call('POST', '/sandbox/enrollments', { json: { username: 'history.10000', password: 'password' } });
       assert.equal(created.status, 201, created.text);
       // The last transaction writes today's activity and makes the enrollment usable; each before it, one batch at most.
       const batches = rowsPerTransaction.slice(0, -1);
       assert.ok(batches.length > 300, `${batches.length} batches`);
-      assert.ok(Math.max(...batches) <= HISTORY_BATCH_ROWS, `largest batch ${Math.max(...batches)} rows`);
+      assert.ok(Math.max(...batches) <= SPLIT_BATCH_ROWS, `largest batch ${Math.max(...batches)} rows`);
     } finally {
       await split.close();
       await store.close();

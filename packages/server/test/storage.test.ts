@@ -319,7 +319,7 @@ for (const kind of await storeKinds()) {
             await tx.enrollments.get('enr_1');
             // The connection this transaction holds dies between two statements, as in a database restart.
             await admin.query(
-              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'aggregation-server' AND state = 'idle in transaction'",
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'aggregation-server' AND state = 'idle in transaction'",
             );
             await new Promise((resolve) => setTimeout(resolve, 200));
             await tx.enrollments.get('enr_1');

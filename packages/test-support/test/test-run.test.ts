@@ -2,7 +2,7 @@
 // summary, it says when a run failed, including a suite that threw in beforeAll and tasks that never ran.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -64,6 +64,8 @@ describe("npm test's script on a workspace that fails", () => {
     cpSync(join(import.meta.dirname, 'fixtures', 'failing-workspace'), dir, { recursive: true });
     // The repository's vitest and turbo, as an installed workspace would have them.
     symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+    // Out of turbo's file hashing, as a repository's .gitignore keeps it: else turbo walks the whole of it, twice.
+    writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
     const env = { ...process.env, PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}`, CI: '' };
     const failed = await promisify(execFile)(process.execPath, [join(repoRoot, 'scripts', 'test.ts')], { cwd: dir, env }).then(
       () => undefined,

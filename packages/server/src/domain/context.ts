@@ -17,6 +17,8 @@ export interface Deps {
   enrichDelayMs: number;
   /** Largest `n` of the sandbox's `history.<n>` users. */
   maxHistory: number;
+  /** Rows of a large history written per commit (default HISTORY_BATCH_ROWS). */
+  historyBatchRows?: number;
   /** Called after a commit that recorded events, so the delivery worker wakes up. */
   onEvents: () => void;
 }

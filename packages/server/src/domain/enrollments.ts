@@ -73,7 +73,8 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
   // One transaction for the usual users; a large history is written in steps of about HISTORY_BATCH_ROWS rows
   // (a day of history.1000000 holds thousands), each its own commit, so that the event loop and the database
   // serve other requests in between.
-  const batched = historyPerDay * historyDays > HISTORY_BATCH_ROWS;
+  const batchRows = deps.historyBatchRows ?? HISTORY_BATCH_ROWS;
+  const batched = historyPerDay * historyDays > batchRows;
   const lastHistoryDay = addDays(today, -1);
   let simulatedThrough = addDays(today, -historyDays - 1);
 
@@ -100,7 +101,7 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     const simulation = await transactFor(deps, enrollment.id, begin);
     // Up to the day before yesterday: yesterday's card activity may still be pending, and is written with today's.
     const stepsThrough = addDays(lastHistoryDay, -1);
-    const steps = simulation.steps(simulatedThrough, stepsThrough, historyPerDay, HISTORY_BATCH_ROWS);
+    const steps = simulation.steps(simulatedThrough, stepsThrough, historyPerDay, batchRows);
     let done = false;
     while (!done) {
       // Not synced on its own: the enrollment is unusable until the last, durable commit, which syncs these too.

@@ -2,7 +2,7 @@
 // cluster's folder once the cluster is up.
 import { testPostgres } from './postgres.ts';
 
-const postgres = await testPostgres();
+const postgres = await testPostgres({ ownCluster: true });
 if (postgres.skip || !postgres.clusterDir) throw new Error(`no private cluster: ${postgres.skip}`);
 console.log(`cluster ${postgres.clusterDir}`);
 setInterval(() => undefined, 60_000);

@@ -2,7 +2,8 @@
 // otherwise a private throwaway cluster is made with the machine's initdb and pg_ctl (run as
 // the `postgres` user when we are root, since initdb refuses root), on a free port with its
 // Unix socket in its temp dir, and stopped at the end: by `stop()`, and when the test process exits or is
-// ended by a signal. Its dir records the owning process; a cluster whose owner was killed outright (SIGKILL
+// ended by a signal. Under vitest, one such cluster serves the whole run (`postgres-global.ts` starts it and
+// provides its URL); a file that stops or crashes its server asks for a cluster of its own. Its dir records the owning process; a cluster whose owner was killed outright (SIGKILL
 // runs no handler) is stopped and removed by the next start of one. Each `database()` is a fresh database,
 // dropped by `stop()`. Without PostgreSQL the tests that need it skip with the reason, except
 // with CI=true, where they fail.
@@ -80,7 +81,7 @@ function asOwner(command: string, args: string[]): [string, string[]] {
   return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
 }
 
-interface Cluster {
+export interface Cluster {
   url: string;
   dir: string;
   stop(): void;
@@ -202,17 +203,46 @@ const withDatabase = (url: string, name: string): string => {
   return parsed.toString();
 };
 
-export async function testPostgres(): Promise<TestPostgres> {
+export interface TestPostgresOptions {
+  /** A private cluster for this process alone, never the run's shared one: for outages, crashes and its folder. */
+  ownCluster?: boolean;
+}
+
+/** The name under which the run's shared cluster's URL is provided to test files. */
+export const SHARED_CLUSTER_KEY = 'sharedPostgresUrl';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    [SHARED_CLUSTER_KEY]: string | undefined;
+  }
+}
+
+/** The run's shared cluster (see `postgres-global.ts`), when this is a vitest run whose setup started one. */
+async function sharedClusterUrl(): Promise<string | undefined> {
+  // Imported here, not above: the owner process of the cleanup tests loads this module outside vitest.
+  const { inject } = await import('vitest');
+  return inject(SHARED_CLUSTER_KEY);
+}
+
+/** Starts a private cluster, or says why none can start here. */
+export async function startPrivateCluster(): Promise<{ cluster: Cluster } | { failed: string }> {
+  const bin = findPostgresBin();
+  if (!bin) return { failed: 'no initdb, pg_ctl and postgres in pg_config --bindir, /usr/lib/postgresql/*/bin or PATH' };
+  try {
+    return { cluster: await startCluster(bin) };
+  } catch (error) {
+    return { failed: `a private cluster did not start: ${(error as Error).message}` };
+  }
+}
+
+export async function testPostgres(options: TestPostgresOptions = {}): Promise<TestPostgres> {
   let serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  if (!serverUrl && !options.ownCluster) serverUrl = await sharedClusterUrl();
   let cluster: Cluster | undefined;
   if (!serverUrl) {
-    const bin = findPostgresBin();
-    if (!bin) return unavailable('no initdb, pg_ctl and postgres in pg_config --bindir, /usr/lib/postgresql/*/bin or PATH');
-    try {
-      cluster = await startCluster(bin);
-    } catch (error) {
-      return unavailable(`a private cluster did not start: ${(error as Error).message}`);
-    }
+    const started = await startPrivateCluster();
+    if ('failed' in started) return unavailable(started.failed);
+    cluster = started.cluster;
     serverUrl = cluster.url;
   }
   const admin = new pg.Pool({ connectionString: serverUrl, max: 1 });

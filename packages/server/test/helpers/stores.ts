@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, test } from 'vitest';
 import type { StorageOptions } from '../../src/index.ts';
-import { type Outage, testPostgres } from './postgres.ts';
+import { type Outage, type TestPostgresOptions, testPostgres } from './postgres.ts';
 
 export interface StoreKind {
   name: 'sqlite' | 'postgres';
@@ -23,9 +23,9 @@ export interface StoreKind {
 /** As `createApp` options. */
 export const appOptions = (location: StorageOptions) => ({ databasePath: location.path, databaseUrl: location.url });
 
-/** Both kinds; what they made is removed after the file's tests. */
-export async function storeKinds(): Promise<StoreKind[]> {
-  const postgres = await testPostgres();
+/** Both kinds; what they made is removed after the file's tests. `ownCluster` as for `testPostgres`. */
+export async function storeKinds(options: TestPostgresOptions = {}): Promise<StoreKind[]> {
+  const postgres = await testPostgres(options);
   let dir: string | undefined;
   afterAll(async () => {
     await postgres.stop();
