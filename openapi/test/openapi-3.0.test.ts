@@ -91,9 +91,18 @@ test("Spectral's stock spectral:oas ruleset finds no error in the current versio
   // Severity 0 is an error.
   const errors = results.filter((result) => result.severity === 0).map((result) => `${result.code} ${result.path.join('.')}: ${result.message}`);
   assert.deepEqual(errors, []);
-  // The check can fail: a 3.1 type array in a 3.0 document is an error.
-  const broken = JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument;
-  (broken.components!.schemas!.Money as JsonObject).type = ['string', 'null'];
-  const brokenResults = await spectral.run(new Document(JSON.stringify(broken), Json, path));
-  assert.ok(brokenResults.some((result) => result.severity === 0));
+  // The check can fail: a 3.1 type array in a 3.0 document is an error, where it stands. Shown on a document of the
+  // variant's one schema, which the ruleset finds no error in until the type is broken (the whole variant takes
+  // Spectral most of this test's time, once is enough).
+  const variant = JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+  const small = (money: JsonObject) =>
+    JSON.stringify({ openapi: variant.openapi, info: variant.info, servers: variant.servers, paths: {}, components: { schemas: { Money: money } } });
+  const money = variant.components!.schemas!.Money as JsonObject;
+  const errorsOf = async (text: string) => (await spectral.run(new Document(text, Json, path))).filter((result) => result.severity === 0);
+  assert.deepEqual(await errorsOf(small(money)), []);
+  const brokenErrors = await errorsOf(small({ ...money, type: ['string', 'null'] }));
+  assert.ok(
+    brokenErrors.some((result) => result.path.join('.').startsWith('components.schemas.Money')),
+    JSON.stringify(brokenErrors.map((result) => `${result.code} ${result.path.join('.')}`)),
+  );
 });

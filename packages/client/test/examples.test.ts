@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { signWebhook } from '../src/index.ts';
 
 const secrets = ['whsec_old', 'whsec_new'];
@@ -16,10 +16,16 @@ const body = JSON.stringify({
 
 let hono: typeof import('../examples/webhook-hono.ts');
 let express: typeof import('../examples/webhook-express.ts');
+const savedSecrets = process.env.WEBHOOK_SECRETS;
 beforeAll(async () => {
   process.env.WEBHOOK_SECRETS = secrets.join(',');
   hono = await import('../examples/webhook-hono.ts');
   express = await import('../examples/webhook-express.ts');
+});
+// The examples read their secrets once, when imported; the next test file in this worker must not see them.
+afterAll(() => {
+  if (savedSecrets === undefined) delete process.env.WEBHOOK_SECRETS;
+  else process.env.WEBHOOK_SECRETS = savedSecrets;
 });
 
 describe('examples/webhook-hono.ts', () => {

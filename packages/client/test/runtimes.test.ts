@@ -54,7 +54,9 @@ function expected(hasEnvironment: boolean): ScenarioResult {
   };
 }
 
-describe.skipIf(noServer)('the client in each runtime', () => {
+// The runtimes run at once: each runs the scenario on sandbox users of its own, and most of a run is waiting (an
+// install of Node.js on first use, a retry's Retry-After, a timeout).
+describe.skipIf(noServer)('the client in each runtime', { concurrent: true }, () => {
   let app: App;
   let server: Server;
   let origin: string;
