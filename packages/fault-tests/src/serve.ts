@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { createEnrollment, startServer } from '@aggregation/server';
 import { stubResolver } from '../../server/test/helpers/resolver.ts';
+import { memoryAfterCollection } from './kept-memory.ts';
 
 const env = process.env;
 const rate = Number(env.RATE_LIMIT ?? 0);
@@ -50,11 +51,6 @@ if (env.LIVE_ENROLLMENT === 'on') {
 }
 // With --expose-gc, SIGUSR2 prints what stays in memory after a full collection: `Memory: <process.memoryUsage()>`.
 const collect = (globalThis as { gc?: () => void }).gc;
-if (collect) {
-  process.on('SIGUSR2', () => {
-    collect();
-    console.log(`Memory: ${JSON.stringify(process.memoryUsage())}`);
-  });
-}
+if (collect) process.on('SIGUSR2', () => console.log(`Memory: ${JSON.stringify(memoryAfterCollection(collect))}`));
 console.log(`Listening on ${running.url}`);
 process.on('SIGTERM', () => void running.close().then(() => process.exit(0)));
