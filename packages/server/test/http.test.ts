@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createEnrollment } from '../src/domain/enrollments.ts';
+import { hashToken } from '../src/domain/ids.ts';
 import { originReader } from '../src/http/middleware/version.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
 import { type Certificates, certificates, hasOpenssl, httpsCall, type KeyPair } from './helpers/certificates.ts';
@@ -186,6 +187,10 @@ test('the origin of request URLs is read again whenever the text before the path
   ]) {
     assert.equal(originOf(url), new URL(url).origin, url);
   }
+});
+
+test('tokens are looked up by their SHA-256 in hex, as databases already store them', () => {
+  assert.equal(hashToken('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
 });
 
 describe('shutdown', () => {
