@@ -47,15 +47,12 @@ describe('over HTTP with a SQLite file', () => {
     /** GET over a socket with a Host header of our choosing (fetch sets its own). */
     const read = (path: string, host: string) =>
       new Promise<{ links: { self: string } } | { links: { self: string } }[]>((resolve, reject) => {
-        const sent = httpRequest(
-          { host: '127.0.0.1', port, path, headers: { host, authorization: basic(created.body.access_token) } },
-          (response) => {
-            let text = '';
-            response.setEncoding('utf8');
-            response.on('data', (chunk: string) => (text += chunk));
-            response.on('end', () => resolve(JSON.parse(text)));
-          },
-        );
+        const sent = httpRequest({ host: '127.0.0.1', port, path, headers: { host, authorization: basic(created.body.access_token) } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve(JSON.parse(text)));
+        });
         sent.on('error', reject);
         sent.end();
       });
