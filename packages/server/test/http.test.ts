@@ -2,11 +2,14 @@
 // client CA for live tokens, rate limiting and a graceful shutdown.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createEnrollment } from '../src/domain/enrollments.ts';
+import { hashToken } from '../src/domain/ids.ts';
+import { originReader } from '../src/http/middleware/version.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
 import { type Certificates, certificates, hasOpenssl, httpsCall, type KeyPair } from './helpers/certificates.ts';
 import { assertContract, basic, type Caller, caller, contract } from './helpers/harness.ts';
@@ -35,6 +38,34 @@ describe('over HTTP with a SQLite file', () => {
     assert.equal(list.status, 200);
     assert.equal(list.body.length, 3);
     assert.ok(list.body[0].links.self.startsWith(running.url));
+  });
+
+  test("links are based on each request's Host, request after request", async () => {
+    const created = await call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const accountId = created.body.accounts[0].id as string;
+    const { port } = new URL(running.url);
+    /** GET over a socket with a Host header of our choosing (fetch sets its own). */
+    const read = (path: string, host: string) =>
+      new Promise<{ links: { self: string } } | { links: { self: string } }[]>((resolve, reject) => {
+        const sent = httpRequest({ host: '127.0.0.1', port, path, headers: { host, authorization: basic(created.body.access_token) } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve(JSON.parse(text)));
+        });
+        sent.on('error', reject);
+        sent.end();
+      });
+    for (const [path, host] of [
+      ['/accounts', `127.0.0.1:${port}`],
+      ['/accounts', `localhost:${port}`],
+      [`/accounts/${accountId}`, `127.0.0.1:${port}`],
+      [`/accounts/${accountId}/balances`, `LOCALHOST:${port}`],
+    ] as const) {
+      const body = await read(path, host);
+      const self = Array.isArray(body) ? body[0]!.links.self : body.links.self;
+      assert.ok(self.startsWith(`http://${host.toLowerCase()}/`), `${path} with Host ${host}: ${self}`);
+    }
   });
 
   test('a documented path with another method answers 405 with Allow; an unknown path 404', async () => {
@@ -136,6 +167,27 @@ describe('over HTTP with a SQLite file', () => {
     assert.ok((db.prepare('SELECT COUNT(*) AS n FROM migrations').get() as { n: number }).n >= 1);
     db.close();
   });
+});
+
+test('the origin of request URLs is read again whenever the text before the path changes', () => {
+  const originOf = originReader();
+  for (const url of [
+    'http://a.test:8080/x',
+    'http://a.test:8080/y?z=1',
+    'http://b.test:8080/x',
+    'https://b.test:8080/x',
+    'http://a.test:80/x',
+    'http://a.test/x',
+    'http://a.test:8081/x',
+    'http://a.test:8080/x',
+    'http://[::1]:8080/x',
+  ]) {
+    assert.equal(originOf(url), new URL(url).origin, url);
+  }
+});
+
+test('tokens are looked up by their SHA-256 in hex, as databases already store them', () => {
+  assert.equal(hashToken('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
 });
 
 describe('shutdown', () => {

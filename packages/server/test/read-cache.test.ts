@@ -270,6 +270,31 @@ describe("read cache: one enrollment's writes and another's reads", () => {
     }
   });
 
+  test("with nothing committed since, a token's kept reads are used without reading its revision; a commit reads it again", async () => {
+    const a = await enroll();
+    const { store } = running.app;
+    const scopedRevision = store.scopedRevision!;
+    let revisionReads = 0;
+    store.scopedRevision = (enrollmentId) => {
+      revisionReads += 1;
+      return scopedRevision(enrollmentId);
+    };
+    try {
+      const known = running.app.runtime.knownTokens;
+      assert.equal((await rendered('GET', '/accounts', { token: a.token })).status, 200);
+      const hits = known.hits;
+      const reads = revisionReads;
+      assert.equal((await rendered('GET', '/accounts', { token: a.token })).status, 200);
+      assert.equal(known.hits - hits, 1, 'the kept reads are used');
+      assert.equal(revisionReads - reads, 0, 'without a read of the revision');
+      await renamedElsewhere(a.checking, 'Renamed for the revision', { enrollment: a.enrollmentId });
+      assert.equal((await rendered('GET', `/accounts/${a.checking}`, { token: a.token })).body.name, 'Renamed for the revision');
+      assert.ok(revisionReads - reads >= 1, "another process's commit moves the mark: the revision is read again");
+    } finally {
+      store.scopedRevision = scopedRevision;
+    }
+  });
+
   test('a write not scoped to one enrollment renders every kept read again', async () => {
     const a = await enroll();
     const b = await enroll();

@@ -1,5 +1,5 @@
 // Identifiers and secrets: a type prefix plus random base32 (lowercase, unambiguous).
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -24,6 +24,7 @@ export const newConnectToken = (): string => randomBytes(24).toString('base64url
 export const newPaymentReference = (): string => randomString(12, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789');
 
 /** Tokens and application keys are stored hashed: a leaked database does not leak usable ones. */
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+// One-shot: every authenticated request hashes its token, and a Hash object per call showed in profiles.
+export const hashToken = (token: string): string => hash('sha256', token, 'hex');
 
 export const isLiveToken = (token: string): boolean => token.startsWith('token_');
