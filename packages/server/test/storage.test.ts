@@ -232,6 +232,17 @@ for (const kind of await storeKinds()) {
       assert.equal((await store.enrollments.get('enr_1'))!.disconnect_on_use, false);
     });
 
+    test("a token's enrollment and its application come in one read, as each reads alone; an unknown token finds none", async () => {
+      await store.transaction((tx) => tx.enrollments.update('enr_1', { disconnect_on_use: true, revoked_at: 1_767_225_600_123 }));
+      const found = (await store.enrollments.getWithApplicationByTokenHash('hash_enr_1'))!;
+      assert.deepStrictEqual(found.enrollment, await store.enrollments.get('enr_1'));
+      assert.deepStrictEqual(found.application, await store.applications.get(DEFAULT_APPLICATION_ID));
+      assert.equal(found.enrollment.disconnect_on_use, true);
+      assert.equal(found.enrollment.revoked_at, 1_767_225_600_123);
+      assert.equal(await store.enrollments.getWithApplicationByTokenHash('hash_unknown'), undefined);
+      await store.transaction((tx) => tx.enrollments.update('enr_1', { disconnect_on_use: false, revoked_at: null }));
+    });
+
     test('keyset pages: newest first, strictly older than the cursor, date filters, via the index', async () => {
       const rows: TransactionRow[] = [];
       for (let seq = 1; seq <= 3000; seq++)

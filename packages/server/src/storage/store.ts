@@ -221,7 +221,8 @@ export interface EnrollmentRepo {
    * server database; the embedded store already runs one writer at a time).
    */
   getForUpdate(id: string): Promise<EnrollmentRow | undefined>;
-  getByTokenHash(tokenHash: string): Promise<EnrollmentRow | undefined>;
+  /** The enrollment of that token hash and its application, read together (one statement); `application` undefined when missing. */
+  getWithApplicationByTokenHash(tokenHash: string): Promise<{ enrollment: EnrollmentRow; application: ApplicationRow | undefined } | undefined>;
   countByApplication(applicationId: string): Promise<number>;
   /** Enrollments made from that client address at or after `since` (real time). */
   countByClientSince(clientAddress: string, since: number): Promise<number>;
