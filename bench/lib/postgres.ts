@@ -8,7 +8,7 @@ import { childPids, readCpuSeconds } from './proc.ts';
 /** A PostgreSQL server to make databases on, or why there is none (the helper throws instead with CI=true). */
 export async function benchPostgres(): Promise<{ postgres: TestPostgres } | { skip: string }> {
   try {
-    const postgres = await testPostgres();
+    const postgres = await testPostgres({ ownCluster: true });
     return postgres.skip ? { skip: postgres.skip } : { postgres };
   } catch (error) {
     return { skip: (error as Error).message };

@@ -6,10 +6,12 @@
 // `npx turbo run build --filter=@aggregation/server...`):
 //   node bench/tools/postgres-mix.ts [--enrollments=200] [--pool=1000] [--seconds=5] [--rounds=3]
 //     [--kinds=payment | accounts,balances,page,'page from_id',transaction] [--read-cache-off] [--sqlite] [--profile]
-// (--profile: a CPU profile of the first measured round, summarized; the file stays in bench/profiles/.)
+//     [--module=path/to/another/build/index.js]
+// (--profile: a CPU profile of the first measured round, summarized; the file stays in bench/profiles/. --module: the
+// server of another build, e.g. a copy of packages/server/dist made before a change, to compare under the same load.)
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnChild } from '../lib/child.ts';
 import { LIMIT_SCRIPT } from '../lib/compare.ts';
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     'read-cache-off': { type: 'boolean', default: false },
     sqlite: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    module: { type: 'string' },
   },
 });
 const kinds = values.kinds?.split(',') as MixKind[] | undefined;
@@ -46,6 +49,7 @@ const server = await spawnChild<ServerInfo>(new URL('../targets/server.ts', impo
   ...(databaseUrl ? { databaseUrl } : { databasePath: join(workdir, 'mix.sqlite') }),
   readCache: !values['read-cache-off'],
   countStatements: true,
+  ...(values.module ? { module: resolve(values.module) } : {}),
 } satisfies ServerArgs);
 const limit = await spawnChild<{ url: string; pid: number }>(LIMIT_SCRIPT, {});
 try {

@@ -1,5 +1,5 @@
 // Enrollments: creation (what the connect widget would do), token authentication, revocation.
-import { type AccountRow, DEFAULT_APPLICATION_ID, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
+import { type AccountRow, type ApplicationRow, DEFAULT_APPLICATION_ID, type EnrollmentRow, type Mode, type Repos } from '../storage/store.ts';
 import { availableOf } from './balances.ts';
 import { addDays, DAY_MS, dayOf } from './clock.ts';
 import { type Deps, transactFor } from './context.ts';
@@ -172,9 +172,17 @@ function accountRow(
   return row;
 }
 
-/** The enrollment whose token has this hash (`hashToken`), usable or not; undefined when none. */
-export const findEnrollmentByTokenHash = (deps: Deps, tokenHash: string): Promise<EnrollmentRow | undefined> =>
-  deps.store.enrollments.getByTokenHash(tokenHash);
+/** The enrollment whose token has this hash (`hashToken`), usable or not, and its application; undefined when none. */
+export async function findEnrollmentByTokenHash(
+  deps: Deps,
+  tokenHash: string,
+): Promise<{ enrollment: EnrollmentRow; application: ApplicationRow } | undefined> {
+  const found = await deps.store.enrollments.getWithApplicationByTokenHash(tokenHash);
+  if (!found) return undefined;
+  const { enrollment, application } = found;
+  if (!application) throw new Error(`application ${enrollment.application_id} is missing`);
+  return { enrollment, application };
+}
 
 /** The enrollment a token named, if it may be used; 403 when unknown or revoked. */
 export function usableEnrollment(enrollment: EnrollmentRow | undefined): EnrollmentRow {

@@ -221,7 +221,8 @@ export interface EnrollmentRepo {
    * server database; the embedded store already runs one writer at a time).
    */
   getForUpdate(id: string): Promise<EnrollmentRow | undefined>;
-  getByTokenHash(tokenHash: string): Promise<EnrollmentRow | undefined>;
+  /** The enrollment of that token hash and its application, read together (one statement); `application` undefined when missing. */
+  getWithApplicationByTokenHash(tokenHash: string): Promise<{ enrollment: EnrollmentRow; application: ApplicationRow | undefined } | undefined>;
   countByApplication(applicationId: string): Promise<number>;
   /** Enrollments made from that client address at or after `since` (real time). */
   countByClientSince(clientAddress: string, since: number): Promise<number>;
@@ -246,10 +247,13 @@ export interface TransactionRepo {
   pageKeys(accountId: string, query: TransactionQuery): Promise<TransactionKey[]>;
   /** The account's transactions of these ids that still exist, in no particular order. */
   getMany(accountId: string, ids: readonly string[]): Promise<TransactionRow[]>;
-  listPending(accountId: string): Promise<TransactionRow[]>;
+  /**
+   * The account's pending transactions (by post date, then seq) and its highest seq (0 when it has none): what a new
+   * transaction is written after, in one statement.
+   */
+  pendingAndMaxSeq(accountId: string): Promise<{ pending: TransactionRow[]; maxSeq: number }>;
   listEnrichmentDue(accountId: string, now: number): Promise<TransactionRow[]>;
   nextEnrichmentAt(accountId: string): Promise<number | null>;
-  maxSeq(accountId: string): Promise<number>;
   /** Also counts up the row's version. */
   update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id' | 'version'>>): Promise<void>;
   delete(id: string): Promise<void>;
@@ -257,7 +261,8 @@ export interface TransactionRepo {
 
 export interface PayeeRepo {
   get(accountId: string, scheme: string, address: string): Promise<PayeeRow | undefined>;
-  upsert(row: PayeeRow): Promise<void>;
+  /** Creates the payee, or renames and retypes the one at that address; gives the row as stored. */
+  upsert(row: PayeeRow): Promise<PayeeRow>;
 }
 
 export interface PaymentRepo {

@@ -4,7 +4,7 @@
 // certificate. Bringing the enrollment up to date is the next step (enrollment-sync.ts).
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
-import { applicationById, versionOf } from '../../domain/applications.ts';
+import { versionOf } from '../../domain/applications.ts';
 import { findEnrollmentByTokenHash, usableEnrollment } from '../../domain/enrollments.ts';
 import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
 import { hashToken, isLiveToken } from '../../domain/ids.ts';
@@ -40,10 +40,7 @@ export interface AuthOptions {
 /** The token's enrollment and its application, read or kept (known-tokens.ts). */
 function tokenReads(c: AppContext, runtime: Runtime, token: string): Promise<TokenReads | undefined> {
   const tokenHash = hashToken(token);
-  return runtime.knownTokens.find(tokenHash, c.env?.incoming, async () => {
-    const enrollment = await findEnrollmentByTokenHash(runtime.deps, tokenHash);
-    return enrollment && { enrollment, application: await applicationById(runtime.deps, enrollment.application_id) };
-  });
+  return runtime.knownTokens.find(tokenHash, c.env?.incoming, () => findEnrollmentByTokenHash(runtime.deps, tokenHash));
 }
 
 export function authenticate(runtime: Runtime, options: AuthOptions = {}): MiddlewareHandler<AppEnv> {

@@ -77,6 +77,36 @@ function pageTransactions<Row>(conn: SqlConnection, columns: string, accountId: 
   return conn.all<Row>(`SELECT ${columns} FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC LIMIT ?`, ...params);
 }
 
+/** Every column of an application: the compiler checks the list against the row's type. */
+const APPLICATION_COLUMNS = Object.keys({
+  id: true,
+  key_hash: true,
+  webhook_url: true,
+  version: true,
+  previous_version: true,
+  version_changed_at: true,
+  client_address: true,
+  created_at: true,
+} satisfies Record<keyof ApplicationRow, true>) as (keyof ApplicationRow)[];
+/** The application's columns beside the enrollment's in one row: named apart by a prefix no enrollment column has. */
+const APPLICATION_PREFIX = 'application__';
+const ENROLLMENT_WITH_APPLICATION = `SELECT e.*, ${APPLICATION_COLUMNS.map((column) => `a.${column} AS ${APPLICATION_PREFIX}${column}`).join(', ')}
+  FROM enrollments e LEFT JOIN applications a ON a.id = e.application_id WHERE e.token_hash = ?`;
+
+/** The enrollment and, when the join found it, its application, out of one joined row. */
+function splitEnrollmentWithApplication(row: Record<string, unknown>): { enrollment: EnrollmentRow; application: ApplicationRow | undefined } {
+  const enrollment: Record<string, unknown> = {};
+  const application: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (column.startsWith(APPLICATION_PREFIX)) application[column.slice(APPLICATION_PREFIX.length)] = value;
+    else enrollment[column] = value;
+  }
+  return {
+    enrollment: enrollment as unknown as EnrollmentRow,
+    application: application.id == null ? undefined : (application as unknown as ApplicationRow),
+  };
+}
+
 async function countSince(conn: SqlConnection, table: 'applications' | 'enrollments', address: string, since: number): Promise<number> {
   const sql = `SELECT COUNT(*) AS n FROM ${identifier(table)} WHERE client_address = ? AND created_at >= ?`;
   return Number((await conn.get<{ n: number }>(sql, address, since))?.n ?? 0);
@@ -96,7 +126,10 @@ export function sqlRepos(conn: SqlConnection): Repos {
       insert: async (row) => insert(conn, 'enrollments', row),
       get: async (id) => conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE id = ?', id),
       getForUpdate: async (id) => conn.get<EnrollmentRow>(`SELECT * FROM enrollments WHERE id = ?${conn.forUpdate}`, id),
-      getByTokenHash: async (hash) => conn.get<EnrollmentRow>('SELECT * FROM enrollments WHERE token_hash = ?', hash),
+      getWithApplicationByTokenHash: async (hash) => {
+        const row = await conn.get<Record<string, unknown>>(ENROLLMENT_WITH_APPLICATION, hash);
+        return row && splitEnrollmentWithApplication(row);
+      },
       countByApplication: async (applicationId) =>
         Number((await conn.get<{ n: number }>('SELECT COUNT(*) AS n FROM enrollments WHERE application_id = ?', applicationId))?.n ?? 0),
       countByClientSince: async (address, since) => countSince(conn, 'enrollments', address, since),
@@ -118,8 +151,17 @@ export function sqlRepos(conn: SqlConnection): Repos {
         ids.length === 0
           ? []
           : conn.all<TransactionRow>(`SELECT * FROM transactions WHERE account_id = ? AND id ${conn.inList}`, accountId, conn.list(ids)),
-      listPending: async (accountId) =>
-        conn.all<TransactionRow>("SELECT * FROM transactions WHERE account_id = ? AND status = 'pending' ORDER BY post_date, seq", accountId),
+      pendingAndMaxSeq: async (accountId) => {
+        // The pending rows and the row of the highest seq (pending or not): the highest seq is the highest of these.
+        const rows = await conn.all<TransactionRow>(
+          `SELECT * FROM transactions WHERE account_id = ?
+             AND (status = 'pending' OR seq = (SELECT MAX(seq) FROM transactions WHERE account_id = ?))
+           ORDER BY post_date, seq`,
+          accountId,
+          accountId,
+        );
+        return { pending: rows.filter((row) => row.status === 'pending'), maxSeq: rows.reduce((max, row) => Math.max(max, row.seq), 0) };
+      },
       listEnrichmentDue: async (accountId, now) =>
         conn.all<TransactionRow>(
           'SELECT * FROM transactions WHERE account_id = ? AND enrich_at IS NOT NULL AND enrich_at <= ? ORDER BY enrich_at',
@@ -133,8 +175,6 @@ export function sqlRepos(conn: SqlConnection): Repos {
             accountId,
           )
         )?.at ?? null,
-      maxSeq: async (accountId) =>
-        (await conn.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM transactions WHERE account_id = ?', accountId))?.seq ?? 0,
       // The store counts versions: a patch made from a whole row carries the old one, which is not written.
       update: async (id, { version: _, ...patch }: Partial<TransactionRow>) => update(conn, 'transactions', { id }, patch, 'version = version + 1'),
       delete: async (id) => conn.run('DELETE FROM transactions WHERE id = ?', id),
@@ -143,16 +183,16 @@ export function sqlRepos(conn: SqlConnection): Repos {
       get: async (accountId, scheme, address) =>
         conn.get<PayeeRow>('SELECT * FROM payees WHERE account_id = ? AND scheme = ? AND address = ?', accountId, scheme, address),
       upsert: async (row) =>
-        conn.run(
+        (await conn.get<PayeeRow>(
           `INSERT INTO payees (account_id, scheme, address, name, type, created_at) VALUES (?, ?, ?, ?, ?, ?)
-           ON CONFLICT (account_id, scheme, address) DO UPDATE SET name = excluded.name, type = excluded.type`,
+           ON CONFLICT (account_id, scheme, address) DO UPDATE SET name = excluded.name, type = excluded.type RETURNING *`,
           row.account_id,
           row.scheme,
           row.address,
           row.name,
           row.type,
           row.created_at,
-        ),
+        ))!,
     },
     payments: {
       insert: async (row) => insert(conn, 'payments', row),
