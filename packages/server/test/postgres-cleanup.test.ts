@@ -61,3 +61,14 @@ describe.skipIf(skip)('PostgreSQL clusters of stopped test processes', () => {
     assert.equal(existsSync(dir), false);
   });
 });
+
+test('outside a vitest run (a script, the bench, a child process) there is no shared cluster, and asking says so', async () => {
+  const script = `import { sharedClusterUrl } from ${JSON.stringify(join(import.meta.dirname, 'helpers', 'postgres.ts'))}; console.log(String(await sharedClusterUrl()));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 0, output);
+  assert.equal(output.trim(), 'undefined');
+});

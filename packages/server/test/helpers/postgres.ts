@@ -218,10 +218,15 @@ declare module 'vitest' {
 }
 
 /** The run's shared cluster (see `postgres-global.ts`), when this is a vitest run whose setup started one. */
-async function sharedClusterUrl(): Promise<string | undefined> {
-  // Imported here, not above: the owner process of the cleanup tests loads this module outside vitest.
+export async function sharedClusterUrl(): Promise<string | undefined> {
+  // Imported here, not above: the contract tests' store script, the bench and the cleanup tests' owner process load
+  // this module outside vitest, where there is no shared cluster and `inject` throws (as it does in their children).
   const { inject } = await import('vitest');
-  return inject(SHARED_CLUSTER_KEY);
+  try {
+    return inject(SHARED_CLUSTER_KEY);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts a private cluster, or says why none can start here. */
