@@ -1,9 +1,10 @@
 // A clean copy of the working tree for the toolchain benchmark: the tracked and untracked
 // (not ignored) files and .git, but no build outputs and no turbo cache; what
 // `git clean -xfd -e node_modules` leaves, without touching the tree other people work in.
-// node_modules is hard-linked (fast, no extra space); nothing in a test run rewrites its files.
+// node_modules is hard-linked (fast, no extra space); nothing in a test run rewrites its files. So are the workspaces'
+// own node_modules, where npm puts the versions of a dependency that differ from the root's.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, globSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -18,7 +19,19 @@ export function cleanCopy(root: string): string {
     copyFileSync(from, join(dest, file));
   }
   cpSync(join(root, '.git'), join(dest, '.git'), { recursive: true });
-  const linked = spawnSync('cp', ['-al', join(root, 'node_modules'), join(dest, 'node_modules')]);
-  if (linked.status !== 0) cpSync(join(root, 'node_modules'), join(dest, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  for (const modules of installedModules(root)) linkTree(join(root, modules), join(dest, modules));
   return dest;
+}
+
+/** The root's node_modules and each workspace's, relative to the root. */
+export function installedModules(root: string): string[] {
+  const { workspaces = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces?: string[] };
+  const nested = workspaces.flatMap((pattern) => globSync(`${pattern}/node_modules`, { cwd: root }));
+  return ['node_modules', ...nested.sort()];
+}
+
+function linkTree(from: string, to: string): void {
+  if (!existsSync(from)) return;
+  const linked = spawnSync('cp', ['-al', from, to]);
+  if (linked.status !== 0) cpSync(from, to, { recursive: true, verbatimSymlinks: true });
 }
