@@ -76,15 +76,8 @@ export async function createPayee<Body>(
   return onceUnderKey(deps, request, {
     read: async () => undefined,
     write: async (tx, now) => {
-      const payee = await tx.payees.upsert({
-        account_id: account.id,
-        scheme: input.scheme,
-        address,
-        name: input.name,
-        type: input.type,
-        created_at: now,
-      });
-      return { body: present(payee), writes: [] };
+      await tx.payees.upsert({ account_id: account.id, scheme: input.scheme, address, name: input.name, type: input.type, created_at: now });
+      return { body: present((await tx.payees.get(account.id, input.scheme, address))!), writes: [] };
     },
   });
 }
@@ -124,11 +117,12 @@ interface PaymentReads {
 }
 
 async function paymentReads(tx: Repos, account: AccountRow, input: PaymentInput, address: string): Promise<PaymentReads> {
-  const [current, known, { maxSeq, pending }] = await Promise.all([
+  const [current, known, maxSeq, pending] = await Promise.all([
     tx.accounts.get(account.enrollment_id, account.id),
     tx.payees.get(account.id, input.payee.scheme, address),
-    // The new transaction is posted: it is not among the pending ones.
-    tx.transactions.pendingAndMaxSeq(account.id),
+    tx.transactions.maxSeq(account.id),
+    // The new transaction is posted: it is not among these.
+    tx.transactions.listPending(account.id),
   ]);
   return { current, known, maxSeq, pending };
 }
@@ -142,7 +136,7 @@ function makePayment(
   address: string,
   now: number,
   { current, known, maxSeq, pending }: PaymentReads,
-): { payment: PaymentRow; writes: Promise<unknown>[] } {
+): { payment: PaymentRow; writes: Promise<void>[] } {
   const name = input.payee.name ?? known?.name;
   const type = input.payee.type ?? known?.type;
   if (!name || !type) {

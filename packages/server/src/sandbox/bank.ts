@@ -50,8 +50,14 @@ export class Simulation implements InstitutionActivity {
     const states: AccountState[] = [];
     for (const row of accounts) {
       if (row.status !== 'open' || row.removed_at !== null) continue;
-      const { pending, maxSeq } = await tx.transactions.pendingAndMaxSeq(row.id);
-      states.push({ row, key: row.profile as AccountKey, ledger: row.ledger_cents, seq: maxSeq, pending, touched: false });
+      states.push({
+        row,
+        key: row.profile as AccountKey,
+        ledger: row.ledger_cents,
+        seq: await tx.transactions.maxSeq(row.id),
+        pending: await tx.transactions.listPending(row.id),
+        touched: false,
+      });
     }
     return new Simulation(tx, enrollment, clock, states, collect);
   }

@@ -247,13 +247,10 @@ export interface TransactionRepo {
   pageKeys(accountId: string, query: TransactionQuery): Promise<TransactionKey[]>;
   /** The account's transactions of these ids that still exist, in no particular order. */
   getMany(accountId: string, ids: readonly string[]): Promise<TransactionRow[]>;
-  /**
-   * The account's pending transactions (by post date, then seq) and its highest seq (0 when it has none): what a new
-   * transaction is written after, in one statement.
-   */
-  pendingAndMaxSeq(accountId: string): Promise<{ pending: TransactionRow[]; maxSeq: number }>;
+  listPending(accountId: string): Promise<TransactionRow[]>;
   listEnrichmentDue(accountId: string, now: number): Promise<TransactionRow[]>;
   nextEnrichmentAt(accountId: string): Promise<number | null>;
+  maxSeq(accountId: string): Promise<number>;
   /** Also counts up the row's version. */
   update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id' | 'version'>>): Promise<void>;
   delete(id: string): Promise<void>;
@@ -261,8 +258,7 @@ export interface TransactionRepo {
 
 export interface PayeeRepo {
   get(accountId: string, scheme: string, address: string): Promise<PayeeRow | undefined>;
-  /** Creates the payee, or renames and retypes the one at that address; gives the row as stored. */
-  upsert(row: PayeeRow): Promise<PayeeRow>;
+  upsert(row: PayeeRow): Promise<void>;
 }
 
 export interface PaymentRepo {

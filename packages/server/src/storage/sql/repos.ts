@@ -151,17 +151,8 @@ export function sqlRepos(conn: SqlConnection): Repos {
         ids.length === 0
           ? []
           : conn.all<TransactionRow>(`SELECT * FROM transactions WHERE account_id = ? AND id ${conn.inList}`, accountId, conn.list(ids)),
-      pendingAndMaxSeq: async (accountId) => {
-        // The pending rows and the row of the highest seq (pending or not): the highest seq is the highest of these.
-        const rows = await conn.all<TransactionRow>(
-          `SELECT * FROM transactions WHERE account_id = ?
-             AND (status = 'pending' OR seq = (SELECT MAX(seq) FROM transactions WHERE account_id = ?))
-           ORDER BY post_date, seq`,
-          accountId,
-          accountId,
-        );
-        return { pending: rows.filter((row) => row.status === 'pending'), maxSeq: rows.reduce((max, row) => Math.max(max, row.seq), 0) };
-      },
+      listPending: async (accountId) =>
+        conn.all<TransactionRow>("SELECT * FROM transactions WHERE account_id = ? AND status = 'pending' ORDER BY post_date, seq", accountId),
       listEnrichmentDue: async (accountId, now) =>
         conn.all<TransactionRow>(
           'SELECT * FROM transactions WHERE account_id = ? AND enrich_at IS NOT NULL AND enrich_at <= ? ORDER BY enrich_at',
@@ -175,6 +166,8 @@ export function sqlRepos(conn: SqlConnection): Repos {
             accountId,
           )
         )?.at ?? null,
+      maxSeq: async (accountId) =>
+        (await conn.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM transactions WHERE account_id = ?', accountId))?.seq ?? 0,
       // The store counts versions: a patch made from a whole row carries the old one, which is not written.
       update: async (id, { version: _, ...patch }: Partial<TransactionRow>) => update(conn, 'transactions', { id }, patch, 'version = version + 1'),
       delete: async (id) => conn.run('DELETE FROM transactions WHERE id = ?', id),
@@ -183,16 +176,16 @@ export function sqlRepos(conn: SqlConnection): Repos {
       get: async (accountId, scheme, address) =>
         conn.get<PayeeRow>('SELECT * FROM payees WHERE account_id = ? AND scheme = ? AND address = ?', accountId, scheme, address),
       upsert: async (row) =>
-        (await conn.get<PayeeRow>(
+        conn.run(
           `INSERT INTO payees (account_id, scheme, address, name, type, created_at) VALUES (?, ?, ?, ?, ?, ?)
-           ON CONFLICT (account_id, scheme, address) DO UPDATE SET name = excluded.name, type = excluded.type RETURNING *`,
+           ON CONFLICT (account_id, scheme, address) DO UPDATE SET name = excluded.name, type = excluded.type`,
           row.account_id,
           row.scheme,
           row.address,
           row.name,
           row.type,
           row.created_at,
-        ))!,
+        ),
     },
     payments: {
       insert: async (row) => insert(conn, 'payments', row),
