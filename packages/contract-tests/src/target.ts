@@ -42,7 +42,9 @@ export async function startLocalServer(databaseUrl?: string): Promise<Server> {
   try {
     server = await import('@aggregation/server');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    // A server that cannot load here (such as on a Node.js it does not support) is a setup problem too.
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND')
+      throw new SetupError(`@aggregation/server cannot start here: ${(error as Error).message} Pass --base-url <url> of a server running elsewhere.`);
     throw new SetupError(
       'no --base-url given, and @aggregation/server (which this command starts when no server is named) is not installed: ' +
         'pass --base-url <url> of the server to check, or install @aggregation/server beside this package',
