@@ -18,6 +18,10 @@ import type { ReadCache } from './read-cache.ts';
 
 type Document = 'api' | 'sandbox';
 
+/** The reads of one account, kept apart from the enrollment's other accounts' (ReadCache.capture). */
+const ACCOUNT_PARAM = 'account_id';
+const ACCOUNT_PATH = new RegExp(`^/accounts/\\{${ACCOUNT_PARAM}\\}(/|$)`);
+
 /** `/accounts/{account_id}` as Hono writes it: `/accounts/:account_id`. */
 export const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
@@ -38,6 +42,7 @@ function documents(runtime: Runtime): Served[] {
 
 export function registerOperations(app: Hono<AppEnv>, runtime: Runtime, validators: Validators, readCache?: ReadCache): void {
   const capture = readCache?.capture();
+  const captureAccount = readCache?.capture(ACCOUNT_PARAM);
   const on = app.on.bind(app) as (method: string, path: string, ...handlers: (Handler<AppEnv> | MiddlewareHandler<AppEnv>)[]) => unknown;
   for (const { document, bundle, handlers } of documents(runtime)) {
     const operations = operationsOf(bundle);
@@ -49,7 +54,7 @@ export function registerOperations(app: Hono<AppEnv>, runtime: Runtime, validato
       // Authenticated routes count requests in `authenticate`, once the token's enrollment is known.
       if (!auth && runtime.rateLimit) chain.push(rateLimitByAddress(runtime));
       // Before authentication: the store's change mark is read before anything else is.
-      if (capture && method === 'get' && document === 'api') chain.push(capture);
+      if (capture && method === 'get' && document === 'api') chain.push(ACCOUNT_PATH.test(path) ? captureAccount! : capture);
       if (auth) {
         const sandboxOnly = document === 'sandbox';
         chain.push(authenticate(runtime, { sandboxOnly }));
