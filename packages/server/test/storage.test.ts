@@ -91,10 +91,21 @@ interface Inspect {
   applied(location: StorageOptions): Promise<number[]>;
   /** The plan of a deep keyset page: it must walk the index and not sort. */
   pagePlan(location: StorageOptions): Promise<{ usesIndex: boolean; sorts: boolean; text: string }>;
+  /** The plan of a page's keys (ids and versions), where it must be read from the index alone. */
+  keysPlan?(location: StorageOptions): Promise<{ indexOnly: boolean; text: string }>;
 }
 
 const PAGE_SQL = 'SELECT * FROM transactions WHERE account_id = ? AND (date, seq) < (?, ?) ORDER BY date DESC, seq DESC LIMIT ?';
 const PAGE_PARAMS = ['acc_1', '2024-02-01', 5, 10];
+const KEYS_SQL = PAGE_SQL.replace('SELECT *', 'SELECT id, version');
+
+/** SQLite's plan of a statement, one step a line. */
+function sqlitePlan(path: string, sql: string): string {
+  const db = new DatabaseSync(path, { readOnly: true });
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...PAGE_PARAMS) as { detail: string }[];
+  db.close();
+  return plan.map((step) => step.detail).join('\n');
+}
 
 const inspect: Record<StoreKind['name'], Inspect> = {
   sqlite: {
@@ -106,11 +117,12 @@ const inspect: Record<StoreKind['name'], Inspect> = {
       return rows.map((row) => row.version);
     },
     async pagePlan({ path }) {
-      const db = new DatabaseSync(path!, { readOnly: true });
-      const plan = db.prepare(`EXPLAIN QUERY PLAN ${PAGE_SQL}`).all(...PAGE_PARAMS) as { detail: string }[];
-      db.close();
-      const text = plan.map((step) => step.detail).join('\n');
+      const text = sqlitePlan(path!, PAGE_SQL);
       return { usesIndex: /USING INDEX transactions_by_account_date/.test(text), sorts: /TEMP B-TREE/.test(text), text };
+    },
+    async keysPlan({ path }) {
+      const text = sqlitePlan(path!, KEYS_SQL);
+      return { indexOnly: /USING COVERING INDEX/.test(text) && !/TEMP B-TREE/.test(text), text };
     },
   },
   postgres: {
@@ -285,6 +297,8 @@ for (const kind of await storeKinds()) {
       const plan = await inspect[kind.name].pagePlan(location);
       assert.ok(plan.usesIndex, plan.text);
       assert.ok(!plan.sorts, `no sort step: ${plan.text}`);
+      const keysPlan = await inspect[kind.name].keysPlan?.(location);
+      if (keysPlan) assert.ok(keysPlan.indexOnly, `the page's keys come from the index alone: ${keysPlan.text}`);
     });
 
     test('claims: due deliveries oldest first, each to one claimer until its lease runs out', async () => {
