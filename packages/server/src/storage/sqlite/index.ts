@@ -49,6 +49,9 @@ class Connection implements SqlConnection {
   readonly forUpdate = '';
   readonly forUpdateSkipLocked = '';
   readonly inList = 'IN (SELECT value FROM json_each(?))';
+  // SQLite plans with a LIMIT's bound value, so a statement with `LIMIT ?` is prepared again (parsed and planned) each
+  // time it is bound: most of a page's keys read. The value of a subquery is not known to the planner.
+  readonly limit = 'LIMIT (SELECT ?)';
   list(values: readonly string[]): string {
     return JSON.stringify(values);
   }
