@@ -5,12 +5,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { constants, DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, test, vi } from 'vitest';
 import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
+import { sqlRepos } from '../src/storage/sql/repos.ts';
 import { GroupCommit } from '../src/storage/sqlite/group-commit.ts';
+import { SqliteConnection } from '../src/storage/sqlite/index.ts';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
 import { rowReader } from '../src/storage/sqlite/rows.ts';
 import { WAL_INDEX_VERSION, watchWalIndex } from '../src/storage/sqlite/wal-index.ts';
@@ -383,6 +385,32 @@ describe('sqlite only', () => {
     ]);
     assert.equal(Object.getPrototypeOf(odd), Object.prototype);
     assert.equal(rowReader(db.prepare("SELECT * FROM t WHERE id = 'none'")).get([]), undefined);
+    db.close();
+  });
+
+  test('statements with a LIMIT run again without being prepared again', async () => {
+    const db = new DatabaseSync(':memory:');
+    for (const migration of sqliteMigrations) db.exec(migration.sql);
+    const repos = sqlRepos(new SqliteConnection(db));
+    const limited = [
+      () => repos.transactions.page('acc_1', { limit: 10 }),
+      () => repos.transactions.pageKeys('acc_1', { before: { date: '2024-02-01', seq: 5 }, limit: 10 }),
+      () => repos.payments.page('acc_1', { limit: 10 }),
+      () => repos.payments.page('acc_1', { before: { created_at: 1, id: 'pay_1' }, limit: 10 }),
+      () => repos.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10),
+      () => repos.outbox.claimDue(0, 10, 1),
+    ];
+    // The authorizer is asked while a statement is compiled; setting it makes every statement compile once more.
+    let compiled = 0;
+    db.setAuthorizer(() => {
+      compiled += 1;
+      return constants.SQLITE_OK;
+    });
+    for (const run of limited) await run();
+    assert.ok(compiled > 0, 'the authorizer sees statements compile');
+    compiled = 0;
+    for (const run of limited) await run();
+    assert.equal(compiled, 0, 'no statement was prepared again');
     db.close();
   });
 
