@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { machineNode, skipWhenMissing } from '@aggregation/test-support';
 import { afterAll, beforeAll, test } from 'vitest';
 import { reportDirOf } from '../src/run.ts';
 
@@ -88,6 +89,25 @@ test('an unreachable server is a setup problem that names it', async () => {
   assert.equal(code, 2);
   assert.match(stderr, new RegExp(`^aggregation-contract-tests: cannot reach http://127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`));
   assert.doesNotMatch(stderr, /\n\s+at /);
+});
+
+// The built command on the machine's Node.js, as an installed copy runs there: without --base-url it starts
+// @aggregation/server (its built dist/), which needs a newer Node.js than the command itself.
+const machine = machineNode();
+const skipMachineNode = skipWhenMissing("the built command on the machine's Node.js", !machine && 'no node on PATH besides node_modules/.bin');
+
+test.skipIf(skipMachineNode)("a server that cannot load on the machine's older Node.js is a setup problem, one line, exit 2", async (t) => {
+  const { stdout: version } = await promisify(execFile)(machine!, ['--version']);
+  if (Number(version.trim().slice(1).split('.')[0]) >= 24) return t.skip(`the machine's Node.js is ${version.trim()}`);
+  const { code, stderr } = await promisify(execFile)(machine!, [join(import.meta.dirname, '..', 'dist', 'cli.js'), '--only', 'behaviour'], {
+    cwd,
+  }).then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.equal(code, 2, stderr);
+  assert.match(stderr, /^aggregation-contract-tests: @aggregation\/server cannot start here: .*Node\.js 24.* Pass --base-url <url>/);
+  assert.equal(stderr.trim().split('\n').length, 1, stderr);
 });
 
 test('Schemathesis without Python is a setup problem that says which', async () => {
