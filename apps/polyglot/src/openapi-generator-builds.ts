@@ -9,6 +9,7 @@ import { mavenOptions, outputDir, outputRoot, smokeDir } from './openapi-generat
 import { artifactsDir, clientsDir, packageDir } from './paths.ts';
 import { run } from './run.ts';
 import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
+import { shortRunMavenEnv } from './toolchain.ts';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
@@ -80,6 +81,7 @@ export async function compileJavaClient(mvn: string): Promise<string> {
     if (existsSync(classpathFile) && isUpToDate(target, hash)) return classpath();
     await run(mvn, [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`], {
       cwd: project,
+      env: shortRunMavenEnv(),
     });
     markUpToDate(target, hash);
     return classpath();

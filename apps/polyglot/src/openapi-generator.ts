@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { clientsDir, packageDir, repoRoot } from './paths.ts';
 import { RunError, run } from './run.ts';
 import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
+import { shortRunJvmOptions } from './toolchain.ts';
 
 export const openapiGeneratorVersion = '7.25.0';
 /** The Maven plugin that copies the jar out of Maven Central, pinned too. */
@@ -29,12 +30,6 @@ export const generatorJar = join(
   openapiGeneratorVersion,
   `openapi-generator-cli-${openapiGeneratorVersion}.jar`,
 );
-/**
- * A generator run is short: the JIT's optimising tier (C2) costs more CPU than it saves before the JVM exits, so the
- * generators run on the first tier alone (about 40 % less CPU, the same output).
- */
-export const shortRunJvmOptions = ['-XX:TieredStopAtLevel=1'];
-
 export const configDir = join(packageDir, 'openapi-generator');
 export const outputRoot = join(clientsDir, 'openapi-generator');
 /** The generator's own output of the last generation, kept for the tests (`generation.log`). */
