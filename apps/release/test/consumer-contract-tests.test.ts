@@ -12,16 +12,18 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { findToolchain, missingTool } from '@aggregation/polyglot';
 import { startServer } from '@aggregation/server';
-import { skipWhenMissing } from '@aggregation/test-support';
+import { machineNode, skipWhenMissing } from '@aggregation/test-support';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { parse } from 'yaml';
 import { type WatchedApplication, watchDefaultApplication } from '../../../packages/contract-tests/scripts/default-application.ts';
 import { repoRoot } from '../src/packages.ts';
-import { type CopiedTarball, cleanEnv, copyTarballs, run, temporaryDir } from './support/project.ts';
+import { type CopiedTarball, cleanEnv, copyTarballs, installPacked, run, temporaryDir } from './support/project.ts';
 
 const packageDir = join(repoRoot, 'packages', 'contract-tests');
 const skipPython = skipWhenMissing('the contract tests from an empty project (Schemathesis)', missingTool('python', findToolchain()));
+const machine = machineNode();
+const skipMachineNode = skipWhenMissing("the contract tests on the machine's Node.js", !machine && 'no node on PATH besides node_modules/.bin');
 
 type Step = {
   id?: string;
@@ -211,5 +213,23 @@ describe.skipIf(skipPython)('the contract tests, installed in an empty project',
     assert.equal(wrong?.code, 2);
     assert.match(wrong!.stderr, /^error: unknown option '--nope'\n\nUsage: aggregation-contract-tests/);
     assert.doesNotMatch(wrong!.stderr, /\n\s+at /);
+  });
+
+  // Last: it installs @aggregation/server beside the contract tests, which the test above needs absent.
+  it.skipIf(skipMachineNode)("with @aggregation/server installed but the machine's Node.js older than it needs, one line and exit 2", async (t) => {
+    const { stdout: version } = await run(machine!, ['--version'], { env: cleanEnv() });
+    if (Number(version.trim().slice(1).split('.')[0]) >= 24) return t.skip(`the machine's Node.js is ${version.trim()}`);
+    await installPacked(project, ['@aggregation/contract-tests', '@aggregation/server']);
+    // cleanEnv's PATH has no node_modules/.bin: the bin's `#!/usr/bin/env node` finds the machine's Node.js.
+    const failed = await run(join(project, 'node_modules', '.bin', 'aggregation-contract-tests'), ['--only', 'behaviour'], {
+      cwd: project,
+      env: cleanEnv(),
+    }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(failed?.code, 2);
+    assert.match(failed!.stderr, /^aggregation-contract-tests: @aggregation\/server cannot start here: .*Node\.js 24.* Pass --base-url <url>/);
+    assert.equal(failed!.stderr.trim().split('\n').length, 1, failed!.stderr);
   });
 });

@@ -5,12 +5,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { constants, DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, test, vi } from 'vitest';
 import { openStore, type StorageOptions, type Store } from '../src/index.ts';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.ts';
+import { sqlRepos } from '../src/storage/sql/repos.ts';
 import { GroupCommit } from '../src/storage/sqlite/group-commit.ts';
+import { SqliteConnection } from '../src/storage/sqlite/index.ts';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.ts';
 import { rowReader } from '../src/storage/sqlite/rows.ts';
 import { WAL_INDEX_VERSION, watchWalIndex } from '../src/storage/sqlite/wal-index.ts';
@@ -91,10 +93,21 @@ interface Inspect {
   applied(location: StorageOptions): Promise<number[]>;
   /** The plan of a deep keyset page: it must walk the index and not sort. */
   pagePlan(location: StorageOptions): Promise<{ usesIndex: boolean; sorts: boolean; text: string }>;
+  /** The plan of a page's keys (ids and versions), where it must be read from the index alone. */
+  keysPlan?(location: StorageOptions): Promise<{ indexOnly: boolean; text: string }>;
 }
 
 const PAGE_SQL = 'SELECT * FROM transactions WHERE account_id = ? AND (date, seq) < (?, ?) ORDER BY date DESC, seq DESC LIMIT ?';
 const PAGE_PARAMS = ['acc_1', '2024-02-01', 5, 10];
+const KEYS_SQL = PAGE_SQL.replace('SELECT *', 'SELECT id, version');
+
+/** SQLite's plan of a statement, one step a line. */
+function sqlitePlan(path: string, sql: string): string {
+  const db = new DatabaseSync(path, { readOnly: true });
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...PAGE_PARAMS) as { detail: string }[];
+  db.close();
+  return plan.map((step) => step.detail).join('\n');
+}
 
 const inspect: Record<StoreKind['name'], Inspect> = {
   sqlite: {
@@ -106,11 +119,12 @@ const inspect: Record<StoreKind['name'], Inspect> = {
       return rows.map((row) => row.version);
     },
     async pagePlan({ path }) {
-      const db = new DatabaseSync(path!, { readOnly: true });
-      const plan = db.prepare(`EXPLAIN QUERY PLAN ${PAGE_SQL}`).all(...PAGE_PARAMS) as { detail: string }[];
-      db.close();
-      const text = plan.map((step) => step.detail).join('\n');
+      const text = sqlitePlan(path!, PAGE_SQL);
       return { usesIndex: /USING INDEX transactions_by_account_date/.test(text), sorts: /TEMP B-TREE/.test(text), text };
+    },
+    async keysPlan({ path }) {
+      const text = sqlitePlan(path!, KEYS_SQL);
+      return { indexOnly: /USING COVERING INDEX/.test(text) && !/TEMP B-TREE/.test(text), text };
     },
   },
   postgres: {
@@ -285,6 +299,8 @@ for (const kind of await storeKinds()) {
       const plan = await inspect[kind.name].pagePlan(location);
       assert.ok(plan.usesIndex, plan.text);
       assert.ok(!plan.sorts, `no sort step: ${plan.text}`);
+      const keysPlan = await inspect[kind.name].keysPlan?.(location);
+      if (keysPlan) assert.ok(keysPlan.indexOnly, `the page's keys come from the index alone: ${keysPlan.text}`);
     });
 
     test('claims: due deliveries oldest first, each to one claimer until its lease runs out', async () => {
@@ -369,6 +385,32 @@ describe('sqlite only', () => {
     ]);
     assert.equal(Object.getPrototypeOf(odd), Object.prototype);
     assert.equal(rowReader(db.prepare("SELECT * FROM t WHERE id = 'none'")).get([]), undefined);
+    db.close();
+  });
+
+  test('statements with a LIMIT run again without being prepared again', async () => {
+    const db = new DatabaseSync(':memory:');
+    for (const migration of sqliteMigrations) db.exec(migration.sql);
+    const repos = sqlRepos(new SqliteConnection(db));
+    const limited = [
+      () => repos.transactions.page('acc_1', { limit: 10 }),
+      () => repos.transactions.pageKeys('acc_1', { before: { date: '2024-02-01', seq: 5 }, limit: 10 }),
+      () => repos.payments.page('acc_1', { limit: 10 }),
+      () => repos.payments.page('acc_1', { before: { created_at: 1, id: 'pay_1' }, limit: 10 }),
+      () => repos.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10),
+      () => repos.outbox.claimDue(0, 10, 1),
+    ];
+    // The authorizer is asked while a statement is compiled; setting it makes every statement compile once more.
+    let compiled = 0;
+    db.setAuthorizer(() => {
+      compiled += 1;
+      return constants.SQLITE_OK;
+    });
+    for (const run of limited) await run();
+    assert.ok(compiled > 0, 'the authorizer sees statements compile');
+    compiled = 0;
+    for (const run of limited) await run();
+    assert.equal(compiled, 0, 'no statement was prepared again');
     db.close();
   });
 

@@ -195,6 +195,7 @@ export class PgConnection implements SqlConnection {
   readonly forUpdate = ' FOR UPDATE';
   readonly forUpdateSkipLocked = ' FOR UPDATE SKIP LOCKED';
   readonly inList = '= ANY(?::text[])';
+  readonly limit = 'LIMIT ?';
   list(values: readonly string[]): readonly string[] {
     return values;
   }

@@ -32,6 +32,8 @@ export interface SqlConnection {
   readonly forUpdateSkipLocked: string;
   /** `IN` a list given as one parameter (`list(values)`): the fragment that follows a column name. */
   readonly inList: string;
+  /** `LIMIT` of a row count given as one parameter. */
+  readonly limit: string;
   list(values: readonly string[]): unknown;
 }
 
@@ -74,7 +76,7 @@ function pageTransactions<Row>(conn: SqlConnection, columns: string, accountId: 
     params.push(query.endDate);
   }
   params.push(query.limit);
-  return conn.all<Row>(`SELECT ${columns} FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC LIMIT ?`, ...params);
+  return conn.all<Row>(`SELECT ${columns} FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC ${conn.limit}`, ...params);
 }
 
 /** Every column of an application: the compiler checks the list against the row's type. */
@@ -193,13 +195,13 @@ export function sqlRepos(conn: SqlConnection): Repos {
       page: async (accountId, { before, limit }) =>
         before
           ? conn.all<PaymentRow>(
-              'SELECT * FROM payments WHERE account_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
+              `SELECT * FROM payments WHERE account_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC ${conn.limit}`,
               accountId,
               before.created_at,
               before.id,
               limit,
             )
-          : conn.all<PaymentRow>('SELECT * FROM payments WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?', accountId, limit),
+          : conn.all<PaymentRow>(`SELECT * FROM payments WHERE account_id = ? ORDER BY created_at DESC, id DESC ${conn.limit}`, accountId, limit),
     },
     idempotency: {
       get: async (scope, key) => conn.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
@@ -222,7 +224,7 @@ export function sqlRepos(conn: SqlConnection): Repos {
         const claimed = await conn.all<DeliveryRow>(
           `UPDATE deliveries SET next_attempt_at = ? WHERE id IN (
              SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-             ORDER BY next_attempt_at, created_at LIMIT ?${conn.forUpdateSkipLocked}
+             ORDER BY next_attempt_at, created_at ${conn.limit}${conn.forUpdateSkipLocked}
            ) RETURNING *`,
           leaseUntil,
           now,
@@ -234,7 +236,11 @@ export function sqlRepos(conn: SqlConnection): Repos {
       nextDueAt: async () =>
         (await conn.get<{ at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'"))?.at ?? null,
       listDeliveries: async (applicationId, limit) =>
-        conn.all<DeliveryRow>('SELECT * FROM deliveries WHERE application_id = ? ORDER BY created_at DESC, id DESC LIMIT ?', applicationId, limit),
+        conn.all<DeliveryRow>(
+          `SELECT * FROM deliveries WHERE application_id = ? ORDER BY created_at DESC, id DESC ${conn.limit}`,
+          applicationId,
+          limit,
+        ),
       getDelivery: async (id) => conn.get<DeliveryRow>('SELECT * FROM deliveries WHERE id = ?', id),
       updateDelivery: async (id, patch) => update(conn, 'deliveries', { id }, patch),
     },

@@ -41,7 +41,8 @@ function toDb(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
-class Connection implements SqlConnection {
+/** A node:sqlite connection as the shared repositories use it. */
+export class SqliteConnection implements SqlConnection {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly readers = new Map<string, RowReader>();
@@ -49,6 +50,9 @@ class Connection implements SqlConnection {
   readonly forUpdate = '';
   readonly forUpdateSkipLocked = '';
   readonly inList = 'IN (SELECT value FROM json_each(?))';
+  // SQLite plans with a LIMIT's bound value, so a statement with `LIMIT ?` is prepared again (parsed and planned) each
+  // time it is bound: most of a page's keys read. The value of a subquery is not known to the planner.
+  readonly limit = 'LIMIT (SELECT ?)';
   list(values: readonly string[]): string {
     return JSON.stringify(values);
   }
@@ -166,8 +170,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
   if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
   const writeDb = open(options.path, options.busyTimeoutMs);
   migrate(writeDb);
-  const writer = new Connection(writeDb);
-  const reader = inMemory ? writer : new Connection(open(options.path, options.busyTimeoutMs));
+  const writer = new SqliteConnection(writeDb);
+  const reader = inMemory ? writer : new SqliteConnection(open(options.path, options.busyTimeoutMs));
   const lock = new Lock();
   const writeRepos = sqlRepos(writer);
   // A single in-memory connection would let reads see a transaction in progress: gate them.

@@ -197,6 +197,13 @@ export const migrations: Migration[] = [
     name: 'transaction versions',
     sql: TRANSACTION_VERSIONS,
   },
+  {
+    version: 7,
+    name: 'transaction page keys from the index alone',
+    // A page rendered from kept rows reads only its rows' ids and versions (http/rendered-rows.ts): with both in the
+    // index, that read walks the index and never looks up a row in the table (half its cost for a page of 100).
+    sql: 'CREATE INDEX transactions_page_keys ON transactions (account_id, date DESC, seq DESC, id, version);',
+  },
 ];
 
 /**
