@@ -1,13 +1,15 @@
 // Building what openapi-generator wrote, the way each language's users do: tsc for typescript-fetch, pip into a
 // virtualenv for python, Maven for java; and the smoke program of each (smoke/openapi-generator/<generator>) built
 // against it.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
+import { withLock } from './lock.ts';
 import { mavenOptions, outputDir, outputRoot, smokeDir } from './openapi-generator.ts';
 import { artifactsDir, clientsDir, packageDir } from './paths.ts';
 import { run } from './run.ts';
 import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
+import { shortRunMavenEnv } from './toolchain.ts';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
@@ -79,28 +81,9 @@ export async function compileJavaClient(mvn: string): Promise<string> {
     if (existsSync(classpathFile) && isUpToDate(target, hash)) return classpath();
     await run(mvn, [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`], {
       cwd: project,
+      env: shortRunMavenEnv(),
     });
     markUpToDate(target, hash);
     return classpath();
   });
-}
-
-/** Runs `body` holding a lock directory (mkdir is atomic); a lock older than 15 minutes was left by a killed run. */
-async function withLock<T>(lock: string, body: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-  try {
-    return await body();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
 }

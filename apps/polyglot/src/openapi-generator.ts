@@ -1,24 +1,35 @@
 // openapi-generator (https://openapi-generator.tech), the generator most users of the description already have:
-// its CLI jar, pinned, fetched from Maven Central by Maven into clients/.cache, generates the typescript-fetch,
+// its CLI jar, pinned, fetched from Maven Central by Maven into Maven's own local repository, generates the typescript-fetch,
 // python and java clients into clients/openapi-generator/<generator>, one JVM per generator (`generate -c` with the
 // generator's configuration file in openapi-generator/, which names its input, the generators' variant of the current
 // bundle, its output and its options). Not `batch`, which runs them in one JVM but prints no warnings.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { clientsDir, packageDir, repoRoot } from './paths.ts';
 import { RunError, run } from './run.ts';
 import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
+import { shortRunJvmOptions } from './toolchain.ts';
 
 export const openapiGeneratorVersion = '7.25.0';
 /** The Maven plugin that copies the jar out of Maven Central, pinned too. */
 const dependencyPlugin = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
 
-/** Caches kept between runs (gitignored with clients/): the jar and Maven's local repository. */
+/** Kept between runs under the ignored clients/: the Rust build of the matrix. */
 export const cacheDir = join(clientsDir, '.cache');
-export const mavenRepository = join(cacheDir, 'maven');
-export const generatorJar = join(cacheDir, `openapi-generator-cli-${openapiGeneratorVersion}.jar`);
-
+/**
+ * Maven's default local repository (`~/.m2/repository`), where Maven keeps what it downloads for every project of the
+ * user: a clean checkout does not download the jar and the Java clients' dependencies again. Named explicitly so that
+ * the jar's place in it is known without starting Maven.
+ */
+export const mavenRepository = join(homedir(), '.m2', 'repository');
+export const generatorJar = join(
+  mavenRepository,
+  'org/openapitools/openapi-generator-cli',
+  openapiGeneratorVersion,
+  `openapi-generator-cli-${openapiGeneratorVersion}.jar`,
+);
 export const configDir = join(packageDir, 'openapi-generator');
 export const outputRoot = join(clientsDir, 'openapi-generator');
 /** The generator's own output of the last generation, kept for the tests (`generation.log`). */
@@ -28,7 +39,7 @@ export const generators = ['typescript-fetch', 'python', 'java'] as const;
 export type GeneratorName = (typeof generators)[number];
 export const smokeDir = (generator: string) => join(packageDir, 'smoke', 'openapi-generator', generator);
 
-/** Maven's options for every run: batch mode, and the project's own repository cache. */
+/** Maven's options for every run: batch mode, and the local repository named. */
 export const mavenOptions = ['-B', '-q', `-Dmaven.repo.local=${mavenRepository}`];
 
 /** One generator's configuration file; its paths are relative to the repository's root. */
@@ -61,19 +72,22 @@ export function outputDir(generator: GeneratorName): string {
   return config.outputDir;
 }
 
-/** The pinned CLI jar, copied from Maven Central on the first run. */
+/** The pinned CLI jar, downloaded from Maven Central into the local repository on the first run (Maven checks its checksum). */
 export async function ensureGeneratorJar(mvn: string): Promise<string> {
+  // Maven writes a download under another name and renames it when complete: a jar there is whole.
   if (existsSync(generatorJar)) return generatorJar;
   mkdirSync(cacheDir, { recursive: true });
   await run(
     mvn,
     [
       ...mavenOptions,
-      `${dependencyPlugin}:copy`,
+      `${dependencyPlugin}:get`,
       `-Dartifact=org.openapitools:openapi-generator-cli:${openapiGeneratorVersion}:jar`,
-      `-DoutputDirectory=${cacheDir}`,
+      '-Dtransitive=false',
     ],
-    { cwd: cacheDir },
+    {
+      cwd: cacheDir,
+    },
   );
   return generatorJar;
 }
@@ -83,7 +97,7 @@ async function generateOne(java: string, jar: string, config: GeneratorConfig): 
   const header = `== ${config.generatorName} (${config.file})\n`;
   try {
     // The configuration names its input and output relative to the repository's root.
-    const { stdout, stderr } = await run(java, ['-jar', jar, 'generate', '-c', config.file], { cwd: repoRoot });
+    const { stdout, stderr } = await run(java, [...shortRunJvmOptions, '-jar', jar, 'generate', '-c', config.file], { cwd: repoRoot });
     return { output: `${header}${stdout}${stderr}` };
   } catch (error) {
     return { output: `${header}${error instanceof RunError ? `${error.stdout}${error.stderr}` : String(error)}`, error };

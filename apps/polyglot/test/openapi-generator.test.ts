@@ -27,7 +27,7 @@ import {
 } from '../src/openapi-generator-builds.ts';
 import { run } from '../src/run.ts';
 import { runSmoke, type SmokeStep, smokeSteps as scenario } from '../src/smoke.ts';
-import { findToolchain, missingTool } from '../src/toolchain.ts';
+import { findToolchain, missingTool, shortRunJvmOptions } from '../src/toolchain.ts';
 import { type Sandbox, startSandbox } from './support/sandbox.ts';
 
 const toolchain = findToolchain();
@@ -97,7 +97,7 @@ describe.skipIf(noJava)(`openapi-generator ${openapiGeneratorVersion}`, () => {
     });
     // The source launcher compiles and runs the one-file program against the compiled client.
     smokeSteps(
-      async () => [toolchain.java!, ['-cp', await compile(), join(smokeDir('java'), 'Smoke.java')]],
+      async () => [toolchain.java!, [...shortRunJvmOptions, '-cp', await compile(), join(smokeDir('java'), 'Smoke.java')]],
       () => sandbox,
     );
   });

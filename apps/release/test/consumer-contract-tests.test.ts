@@ -74,7 +74,14 @@ describe.skipIf(skipPython)('the contract tests, installed in an empty project',
     const action = parse(await readFile(join(packageDir, 'action.yml'), 'utf8')) as Action;
     assert.equal(action.runs.using, 'composite');
     const inputs: Record<string, string> = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? '']));
-    Object.assign(inputs, { 'base-url': sandbox.url, 'report-dir': 'r', packages: tarballs.map((t) => `./tarballs/${t.file}`).join(' ') });
+    // Every suite on every document, each Schemathesis phase included, with half the default cases per operation: the
+    // run proves the action installs and runs them (the package's own tests check the suites); `args` is an input too.
+    Object.assign(inputs, {
+      'base-url': sandbox.url,
+      'report-dir': 'r',
+      packages: tarballs.map((t) => `./tarballs/${t.file}`).join(' '),
+      args: '--max-examples 5',
+    });
     const summaryFile = join(project, 'step-summary.md');
     await writeFile(summaryFile, '');
     const artifacts = join(project, 'artifacts');
@@ -177,9 +184,11 @@ describe.skipIf(skipPython)('the contract tests, installed in an empty project',
     assert.equal(await readFile(summaryFile, 'utf8'), summary, 'summary.md is what the job summary shows');
     const report = JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')) as {
       exitCode: number;
+      options: { maxExamples: number };
       coverage: { document: string; responses: { observed: number } }[];
     };
     assert.equal(report.exitCode, 0);
+    assert.equal(report.options.maxExamples, 5, 'the args input reached the command');
     assert.ok(report.coverage.every((c) => c.responses.observed > 0));
     assert.ok(existsSync(join(artifacts, inputs['artifact-name']!, 'junit.xml')), 'the report directory was uploaded');
     assert.deepEqual(await watcher.compare(), [], "the default application's webhook URL, secrets and deliveries are as they were");

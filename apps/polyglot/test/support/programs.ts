@@ -12,6 +12,7 @@ import { assembleGoModule } from '../../src/go-module.ts';
 import { artifactsDir } from '../../src/paths.ts';
 import { assemblePythonPackage } from '../../src/python-package.ts';
 import { RunError, run } from '../../src/run.ts';
+import { shortRunJvmOptions } from '../../src/toolchain.ts';
 import { type InOneProcessOptions, type Outcome, type Program, runInOneProcess } from './in-one-process.ts';
 
 const runnersDir = fileURLToPath(new URL('runners/', import.meta.url));
@@ -129,9 +130,6 @@ export function javaClassOf(source: string): string {
   return match[1]!;
 }
 
-/** What the JVM needs to run many short programs: no optimising compiler, one garbage-collecting thread. */
-const shortRunJvm = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xshare:auto'];
-
 /**
  * Java programs in groups (the classes of a group must differ; two groups may declare the same ones), compiled by the
  * JDK's compiler and run in one JVM on the client's `classpath`, each class's `main` in turn.
@@ -153,6 +151,6 @@ export function runJavaPrograms(
     for (const program of programs) planned.push({ name: program.name, env: program.env, group, className: javaClassOf(program.source) });
   }
   // The runner sets each program's environment in the map behind System.getenv, in a module the JDK keeps closed.
-  const args = [...shortRunJvm, '--add-opens', 'java.base/java.util=ALL-UNNAMED', '-cp', classpath, join(runnersDir, 'Programs.java')];
+  const args = [...shortRunJvmOptions, '--add-opens', 'java.base/java.util=ALL-UNNAMED', '-cp', classpath, join(runnersDir, 'Programs.java')];
   return runInOneProcess(java, args, planned, { ...options, dir, plan: { groups: plan } });
 }
