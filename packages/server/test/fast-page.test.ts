@@ -4,9 +4,8 @@
 // refuses is still refused by it, in the contract's shape.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, test } from 'vitest';
-import { type RunningServer, startServer } from '../src/index.ts';
-import { basic, type Caller, caller } from './helpers/harness.ts';
+import { test } from 'vitest';
+import { basic, type Caller, servedSuite } from './helpers/harness.ts';
 import { appOptions, describeUnless, storeKinds } from './helpers/stores.ts';
 
 /** Requests a page's enrollment may make before its bucket runs dry (no refill to speak of). */
@@ -21,29 +20,16 @@ interface RawReply {
 
 for (const kind of await storeKinds()) {
   describeUnless(kind.skip, `transactions page answered before the app (${kind.name})`, () => {
-    let running: RunningServer;
-    let http: Caller;
-    let rendered: Caller;
-    const logged: string[] = [];
+    const served = servedSuite(async () => ({
+      ...appOptions(await kind.location()),
+      readCache: false,
+      rateLimit: { perSecond: 0.001, burst: BURST },
+    }));
+    const http: Caller = (...args) => served.http(...args);
+    const rendered: Caller = (...args) => served.rendered(...args);
+    const { logged } = served;
 
-    beforeAll(async () => {
-      running = await startServer({
-        ...appOptions(await kind.location()),
-        port: 0,
-        hostname: '127.0.0.1',
-        readCache: false,
-        rateLimit: { perSecond: 0.001, burst: BURST },
-        webhooks: { autostart: false },
-        accessLog: (line) => logged.push(line),
-      });
-      http = caller((request) => fetch(request), running.url);
-      rendered = caller((request) => running.app.fetch(request), running.url);
-    });
-    afterAll(async () => {
-      await running.close();
-    });
-
-    const answered = () => running.app.servePage!.answered;
+    const answered = () => served.running.app.servePage!.answered;
 
     const enroll = async () => {
       const reply = await http('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
@@ -54,7 +40,7 @@ for (const kind of await storeKinds()) {
 
     /** One request on its own connection, read until the server closes it (`Connection: close`). */
     const raw = (path: string, headers: Record<string, string>): Promise<RawReply> => {
-      const { host, port } = new URL(running.url);
+      const { host, port } = new URL(served.running.url);
       const lines = [
         `GET ${path} HTTP/1.1`,
         `Host: ${host}`,
@@ -156,7 +142,7 @@ for (const kind of await storeKinds()) {
     test('the access log and the request log record a page answered early under its Request-Id', async () => {
       const { token, checking } = await enroll();
       const controller = new AbortController();
-      const stream = await fetch(`${running.url}/sandbox/logs`, { headers: { authorization: basic(token) }, signal: controller.signal });
+      const stream = await fetch(`${served.running.url}/sandbox/logs`, { headers: { authorization: basic(token) }, signal: controller.signal });
       assert.equal(stream.status, 200);
       const path = `/accounts/${checking}/transactions?count=3`;
       const before = answered();
