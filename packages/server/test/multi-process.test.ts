@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, test } from 'vitest';
 import { openStore } from '../src/index.ts';
 import { describeStorage } from '../src/storage/index.ts';
-import type { ChangeScope, Store } from '../src/storage/store.ts';
+import type { ActivityShown, ChangeScope, Store } from '../src/storage/store.ts';
 import { startListening } from './helpers/child.ts';
 import { type Caller, caller, eventually, type Receiver, type Reply, receiver } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
@@ -125,6 +125,55 @@ describeUnless(postgres.skip, 'two server processes on one PostgreSQL database',
       assert.equal(await replayedByB(read), false);
       ledger = cents(read);
       assert.ok(await replayedByB(await viaB('GET', otherBalances, { token: otherToken })), "the other enrollment's read stays replayed");
+    }
+  });
+
+  test("a payment through one process makes the other's kept reads of its account's activity stale, and leaves the accounts and other accounts' activity replayed", async () => {
+    const enrolled = await viaA('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const own = enrolled.body.access_token as string;
+    const accounts = enrolled.body.accounts as { id: string }[];
+    const payer = accounts[0]!;
+    const others = accounts.slice(1);
+    assert.ok(others.length > 0, 'the enrollment has other accounts');
+    const stale = [`/accounts/${payer.id}/balances`, `/accounts/${payer.id}/transactions?count=100`, `/accounts/${payer.id}/payments`];
+    // The accounts as resources show no balance: a payment changes none of them.
+    const valid = [
+      '/accounts',
+      `/accounts/${payer.id}`,
+      `/accounts/${payer.id}/details`,
+      ...others.flatMap((other) => [`/accounts/${other.id}`, `/accounts/${other.id}/balances`, `/accounts/${other.id}/transactions?count=100`]),
+    ];
+    /** Whether B's access log marks the answer as replayed (its line is written once the answer is sent). */
+    const replayedByB = async (reply: Reply) => {
+      const id = reply.headers.get('request-id')!;
+      await eventually(() => b.output.some((line) => line.includes(id)));
+      return b.output.find((line) => line.includes(id))!.endsWith('(replayed)');
+    };
+    const kept = new Map<string, Reply>();
+    for (const path of [...stale, ...valid]) {
+      // A render is kept only when nothing of its enrollment committed meanwhile (the new enrollment's own
+      // background writes may): read until B replays it.
+      await eventually(async () => {
+        const reply = await viaB('GET', path, { token: own });
+        assert.equal(reply.status, 200, `${path}: ${reply.text}`);
+        kept.set(path, reply);
+        return replayedByB(reply);
+      });
+    }
+    for (let i = 0; i < 2; i++) {
+      const paid = await viaA('POST', `/accounts/${payer.id}/payments`, { token: own, json: { amount: '2.02', memo: `Scoped ${i}`, payee } });
+      assert.equal(paid.status, 202, paid.text);
+      for (const path of stale) {
+        const read = await viaB('GET', path, { token: own });
+        assert.equal(await replayedByB(read), false, `${path} through B is stale after the payment through A`);
+        assert.notDeepEqual(read.body, kept.get(path)!.body, `${path} shows the payment`);
+        kept.set(path, read);
+      }
+      for (const path of valid) {
+        const read = await viaB('GET', path, { token: own });
+        assert.ok(await replayedByB(read), `${path} through B stays replayed`);
+        assert.deepEqual(read.body, kept.get(path)!.body);
+      }
     }
   });
 
@@ -257,6 +306,39 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
     const afterAny = await seen([e1, e2]);
     assert.notEqual(afterAny[0]![0], afterScoped[0]![0]);
     assert.notEqual(afterAny[1]![0], afterScoped[1]![0]);
+  });
+
+  test("a write scoped to one account's activity changes what reads of it or of any account's see, not of another's or of none", async () => {
+    const enrollment = `enr_${randomUUID()}`;
+    const [paid, other] = [`acc_${randomUUID()}`, `acc_${randomUUID()}`];
+    const shown: (ActivityShown | undefined)[] = [undefined, { account: paid }, { account: other }, 'none'];
+    const revisions = async () => {
+      assert.equal(await synced(b), true);
+      return [a, b].map((store) => shown.map((activity) => store.scopedRevision!(enrollment, activity)));
+    };
+    const before = await revisions();
+    const mark = b.changeMark();
+    await write(a, enrollment, { enrollment, account: paid });
+    assert.equal(await stored(`${enrollment}/${paid}`), 1, 'counted in the writing transaction, in the database');
+    assert.equal(await stored(enrollment), 0);
+    const after = await revisions();
+    for (const [store, name] of [
+      [0, 'the writer'],
+      [1, 'the other process'],
+    ] as const) {
+      assert.notEqual(after[store]![0], before[store]![0], `${name}: reads of any account's activity`);
+      assert.notEqual(after[store]![1], before[store]![1], `${name}: reads of the paying account's activity`);
+      assert.equal(after[store]![2], before[store]![2], `${name}: reads of another account's activity`);
+      assert.equal(after[store]![3], before[store]![3], `${name}: reads of no account's activity`);
+    }
+    assert.deepEqual(
+      shown.map((activity) => b.changedSince!(enrollment, mark, activity)),
+      [true, true, false, false],
+    );
+    // A write to the whole enrollment changes every read of it.
+    await write(a, enrollment, { enrollment });
+    const whole = await revisions();
+    for (const store of [0, 1]) for (const read of [0, 1, 2, 3]) assert.notEqual(whole[store]![read], after[store]![read]);
   });
 
   test('a write acknowledged to one process is known to the other after its barrier, however late the notification travels', async () => {

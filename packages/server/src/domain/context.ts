@@ -38,8 +38,14 @@ export function transact<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Promise<T
  * other enrollments' data stay valid across it. Not for writes that touch anything shared (an
  * application, another enrollment).
  */
-export function transactFor<T>(deps: Deps, enrollmentId: string, fn: (tx: Repos, emit: Emit) => Promise<T>): Promise<T> {
-  return transactWith(deps, fn, { changes: { enrollment: enrollmentId } });
+export function transactFor<T>(
+  deps: Deps,
+  enrollmentId: string,
+  fn: (tx: Repos, emit: Emit) => Promise<T>,
+  /** The one account whose rows (and idempotency keys) the transaction changes, if it changes no other. */
+  accountId?: string,
+): Promise<T> {
+  return transactWith(deps, fn, { changes: accountId === undefined ? { enrollment: enrollmentId } : { enrollment: enrollmentId, account: accountId } });
 }
 
 async function transactWith<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Promise<T>, options: TransactionOptions | undefined): Promise<T> {

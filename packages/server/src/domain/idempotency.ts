@@ -40,6 +40,8 @@ export const requestHash = (target: string, input: unknown): string =>
 
 export interface KeyedRequest {
   enrollment: EnrollmentRow;
+  /** The account whose own rows the work writes (and no other rows but the key's). */
+  account: string;
   key: string | undefined;
   hash: string;
   /** The status of the answer the key keeps. */
@@ -65,36 +67,41 @@ export interface Sent<Body> {
  * connection run in order), so the reads after it see every earlier writer's commit.
  */
 export async function onceUnderKey<Reads, Body>(deps: Deps, request: KeyedRequest, work: KeyedWork<Reads, Body>): Promise<Idempotent<Body>> {
-  const { enrollment, key, hash, status } = request;
+  const { enrollment, account, key, hash, status } = request;
   const attempt = () =>
-    transactFor(deps, enrollment.id, async (tx): Promise<Idempotent<Body>> => {
-      const now = enrollmentNow(deps.now, enrollment);
-      const [, stored, reads] = await Promise.all([
-        tx.enrollments.getForUpdate(enrollment.id),
-        key === undefined ? undefined : tx.idempotency.get(enrollment.id, key),
-        work.read(tx),
-      ]);
-      const expired = stored !== undefined && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS;
-      if (stored && !expired) {
-        if (stored.request_hash !== hash) {
-          throw new ApiError(
-            422,
-            'idempotency_key_reused',
-            'This Idempotency-Key was already used with a different request; use a new key for a new request.',
-          );
+    transactFor(
+      deps,
+      enrollment.id,
+      async (tx): Promise<Idempotent<Body>> => {
+        const now = enrollmentNow(deps.now, enrollment);
+        const [, stored, reads] = await Promise.all([
+          tx.enrollments.getForUpdate(enrollment.id),
+          key === undefined ? undefined : tx.idempotency.get(enrollment.id, key),
+          work.read(tx),
+        ]);
+        const expired = stored !== undefined && now - stored.created_at >= IDEMPOTENCY_RETENTION_MS;
+        if (stored && !expired) {
+          if (stored.request_hash !== hash) {
+            throw new ApiError(
+              422,
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+            );
+          }
+          return { body: JSON.parse(stored.response) as Body, replayed: true };
         }
-        return { body: JSON.parse(stored.response) as Body, replayed: true };
-      }
-      const { body, writes } = await work.write(tx, now, reads);
-      await Promise.all([
-        ...(expired ? [tx.idempotency.delete(enrollment.id, key!)] : []),
-        ...writes,
-        ...(key === undefined
-          ? []
-          : [tx.idempotency.insert({ scope: enrollment.id, key, request_hash: hash, status, response: JSON.stringify(body), created_at: now })]),
-      ]);
-      return { body, replayed: false };
-    });
+        const { body, writes } = await work.write(tx, now, reads);
+        await Promise.all([
+          ...(expired ? [tx.idempotency.delete(enrollment.id, key!)] : []),
+          ...writes,
+          ...(key === undefined
+            ? []
+            : [tx.idempotency.insert({ scope: enrollment.id, key, request_hash: hash, status, response: JSON.stringify(body), created_at: now })]),
+        ]);
+        return { body, replayed: false };
+      },
+      account,
+    );
   try {
     return await attempt();
   } catch (error) {

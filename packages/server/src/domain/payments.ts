@@ -72,7 +72,7 @@ export async function createPayee<Body>(
   if (!address) throw badAddress('address');
   // As for payments: an MFA answer creates nothing and is not stored under the key.
   if (input.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
-  const request = { enrollment, key: idempotencyKey, hash: requestHash(`${account.id}/payees`, input), status: 200 };
+  const request = { enrollment, account: account.id, key: idempotencyKey, hash: requestHash(`${account.id}/payees`, input), status: 200 };
   return onceUnderKey(deps, request, {
     read: async () => undefined,
     write: async (tx, now) => {
@@ -98,7 +98,7 @@ export async function createPayment<Body>(
   if (!address) throw badAddress('payee.address');
   // MFA answers make no payment and are not stored under the key: the client repeats the request after MFA.
   if (input.memo === MFA_TRIGGER || input.payee.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
-  const request = { enrollment, key: idempotencyKey, hash: requestHash(account.id, input), status: 202 };
+  const request = { enrollment, account: account.id, key: idempotencyKey, hash: requestHash(account.id, input), status: 202 };
   return onceUnderKey(deps, request, {
     read: (tx) => paymentReads(tx, account, input, address),
     write: (tx, now, reads) => {

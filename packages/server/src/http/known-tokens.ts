@@ -17,6 +17,8 @@ export interface TokenReads {
 
 /** Tokens kept at most: about a kilobyte each. */
 const MAX_TOKENS = 2_000;
+/** A token's reads (its enrollment and application) show no account's activity: a payment leaves them current. */
+const NO_ACTIVITY = 'none';
 
 /** Requests that arrived before a barrier the read cache saw answered (`Store.syncChanges`): no other is needed. */
 export const syncedRequests = new WeakSet<IncomingMessage>();
@@ -39,7 +41,7 @@ export class KnownTokens {
     if (known && (await this.current(incoming))) {
       // Read before the revision: a commit in between shows in the revision, and the next request checks again.
       const mark = store.changeMark();
-      if (known.mark === mark || store.scopedRevision(known.enrollment.id) === known.revision) {
+      if (known.mark === mark || store.scopedRevision(known.enrollment.id, NO_ACTIVITY) === known.revision) {
         known.mark = mark;
         this.hits += 1;
         return known;
@@ -49,8 +51,8 @@ export class KnownTokens {
     const found = await read();
     if (!found) return undefined;
     // Read after the rows: a commit in between shows as a change since `mark`, and nothing is kept.
-    const revision = store.scopedRevision(found.enrollment.id);
-    const changed = store.changedSince ? store.changedSince(found.enrollment.id, mark) : store.changeMark() !== mark;
+    const revision = store.scopedRevision(found.enrollment.id, NO_ACTIVITY);
+    const changed = store.changedSince ? store.changedSince(found.enrollment.id, mark, NO_ACTIVITY) : store.changeMark() !== mark;
     if (changed) this.entries.delete(tokenHash);
     else this.entries.set(tokenHash, { ...found, revision, mark });
     return found;

@@ -12,7 +12,7 @@ import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import type { Now } from '../domain/clock.ts';
-import type { EnrollmentRow, Store } from '../storage/store.ts';
+import type { ActivityShown, EnrollmentRow, Store } from '../storage/store.ts';
 import type { AppEnv } from './env.ts';
 import { syncedRequests } from './known-tokens.ts';
 import { enrollmentCaller } from './middleware/rate-limit.ts';
@@ -36,8 +36,11 @@ const ENTRY_OVERHEAD_BYTES = 512;
 export interface Entry {
   /** The store's change mark when the response was rendered, or when it was last found valid. */
   mark: string;
-  /** A token's read: its enrollment and the store's scoped revision of it when rendered (where the store keeps one). */
-  scoped: { enrollmentId: string; revision: string } | undefined;
+  /**
+   * A token's read: its enrollment, the account activity it shows (see `capture`), and the store's scoped revision
+   * of them when rendered (where the store keeps one).
+   */
+  scoped: { enrollmentId: string; activity: ActivityShown | undefined; revision: string } | undefined;
   /** Real time at which the enrollment's state machines next have work to do. */
   expiresAt: number;
   /** Live enrollments: the request must come with a verified TLS client certificate. */
@@ -167,10 +170,12 @@ export class ReadCache {
       if (entry.mark === mark) return true;
       const { scoped } = entry;
       if (!scoped || !this.store.scopedRevision) return false;
-      let revision = revisions.get(scoped.enrollmentId);
+      const { enrollmentId, activity } = scoped;
+      const of = `${enrollmentId}\n${activity === undefined ? '*' : activity === 'none' ? '' : activity.account}`;
+      let revision = revisions.get(of);
       if (revision === undefined) {
-        revision = this.store.scopedRevision(scoped.enrollmentId);
-        revisions.set(scoped.enrollmentId, revision);
+        revision = this.store.scopedRevision(enrollmentId, activity);
+        revisions.set(of, revision);
       }
       if (revision !== scoped.revision) return false;
       // Nothing of the enrollment's changed up to `mark`: the next check at this mark needs no revision.
@@ -191,9 +196,11 @@ export class ReadCache {
 
   /**
    * Route middleware: keeps the response when the handler produced a JSON body (`keepBody`)
-   * and nothing was committed while it was rendered.
+   * and nothing was committed while it was rendered. `shows`: the account activity the route's reads show, when
+   * known: none, or that of the account the path parameter names (its 200 answers only come from an account of the
+   * token's enrollment).
    */
-  capture(): MiddlewareHandler<AppEnv> {
+  capture(shows?: 'none' | { accountParam: string }): MiddlewareHandler<AppEnv> {
     return async (c, next) => {
       const incoming = c.env?.incoming;
       const key = incoming && readCacheKey(incoming);
@@ -206,10 +213,11 @@ export class ReadCache {
       await next();
       if (body === undefined || c.res.status !== 200 || body.length > this.maxEntryBytes) return;
       const enrollment = c.get('enrollment') as EnrollmentRow | undefined;
+      const activity: ActivityShown | undefined = shows === 'none' || shows === undefined ? shows : { account: c.req.param(shows.accountParam) ?? '' };
       // Read before the mark is compared: unchanged, no commit came after the render's reads. Where the store tells
-      // commits apart by enrollment, only those that touch this one's reads count.
-      const revision = enrollment && this.store.scopedRevision?.(enrollment.id);
-      const changed = this.store.changedSince ? this.store.changedSince(enrollment?.id, mark) : this.store.changeMark() !== mark;
+      // commits apart by enrollment (and account), only those that touch this one's reads count.
+      const revision = enrollment && this.store.scopedRevision?.(enrollment.id, activity);
+      const changed = this.store.changedSince ? this.store.changedSince(enrollment?.id, mark, activity) : this.store.changeMark() !== mark;
       if (changed) return;
       const bytes = ownBytes(body);
       const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
@@ -217,7 +225,7 @@ export class ReadCache {
       delete headers[REQUEST_ID_HEADER.toLowerCase()];
       this.keep(key, {
         mark,
-        scoped: enrollment && revision !== undefined ? { enrollmentId: enrollment.id, revision } : undefined,
+        scoped: enrollment && revision !== undefined ? { enrollmentId: enrollment.id, activity, revision } : undefined,
         expiresAt: expiryOf(enrollment),
         live: enrollment?.mode === 'live',
         caller: enrollment ? enrollmentCaller(enrollment) : undefined,

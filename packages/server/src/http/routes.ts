@@ -18,6 +18,14 @@ import type { ReadCache } from './read-cache.ts';
 
 type Document = 'api' | 'sandbox';
 
+/**
+ * The reads that show no account's activity (balances, transactions, payees, payments): a payment leaves them valid
+ * (ReadCache.capture). The other reads under `/accounts/{account_id}/` show that account's; the rest, any account's.
+ */
+const SHOWS_NO_ACTIVITY = new Set(['getEntrypoint', 'listInstitutions', 'listAccounts', 'getAccount', 'getAccountDetails']);
+const ACCOUNT_PARAM = 'account_id';
+const ACCOUNT_PATH = new RegExp(`^/accounts/\\{${ACCOUNT_PARAM}\\}/`);
+
 /** `/accounts/{account_id}` as Hono writes it: `/accounts/:account_id`. */
 export const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
@@ -37,7 +45,11 @@ function documents(runtime: Runtime): Served[] {
 }
 
 export function registerOperations(app: Hono<AppEnv>, runtime: Runtime, validators: Validators, readCache?: ReadCache): void {
-  const capture = readCache?.capture();
+  const captures = readCache && {
+    any: readCache.capture(),
+    none: readCache.capture('none'),
+    account: readCache.capture({ accountParam: ACCOUNT_PARAM }),
+  };
   const on = app.on.bind(app) as (method: string, path: string, ...handlers: (Handler<AppEnv> | MiddlewareHandler<AppEnv>)[]) => unknown;
   for (const { document, bundle, handlers } of documents(runtime)) {
     const operations = operationsOf(bundle);
@@ -49,7 +61,9 @@ export function registerOperations(app: Hono<AppEnv>, runtime: Runtime, validato
       // Authenticated routes count requests in `authenticate`, once the token's enrollment is known.
       if (!auth && runtime.rateLimit) chain.push(rateLimitByAddress(runtime));
       // Before authentication: the store's change mark is read before anything else is.
-      if (capture && method === 'get' && document === 'api') chain.push(capture);
+      if (captures && method === 'get' && document === 'api') {
+        chain.push(SHOWS_NO_ACTIVITY.has(operationId) ? captures.none : ACCOUNT_PATH.test(path) ? captures.account : captures.any);
+      }
       if (auth) {
         const sandboxOnly = document === 'sandbox';
         chain.push(authenticate(runtime, { sandboxOnly }));
@@ -62,5 +76,7 @@ export function registerOperations(app: Hono<AppEnv>, runtime: Runtime, validato
     const described = new Set(operations.map((entry) => entry.operationId));
     const extra = Object.keys(handlers).filter((operationId) => !described.has(operationId));
     if (extra.length > 0) throw new Error(`handlers for operations the ${document} description does not have: ${extra.join(', ')}`);
+    const unknown = document === 'api' ? [...SHOWS_NO_ACTIVITY].filter((operationId) => !described.has(operationId)) : [];
+    if (unknown.length > 0) throw new Error(`reads said to show no account activity that the description does not have: ${unknown.join(', ')}`);
   }
 }

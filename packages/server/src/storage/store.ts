@@ -336,12 +336,20 @@ export interface TransactionOptions {
    * What the transaction may change, as reads see it. `{ enrollment }`: only that enrollment's own rows (the
    * enrollment, its accounts, transactions, payees, payments and idempotency keys) and the outbox; `'outbox'`:
    * only events and deliveries. Reads of other enrollments' data stay valid across it (see `scopedRevision`).
-   * Default: anything.
+   * `{ enrollment, account }`: besides idempotency keys and the outbox, only that account's activity (its
+   * balances, transactions, payees and payments); a store may then keep valid the reads that show no activity or
+   * only another account's (see `ActivityShown`), or count it as the whole enrollment's. Default: anything.
    */
   changes?: ChangeScope;
 }
 
-export type ChangeScope = { enrollment: string } | 'outbox';
+export type ChangeScope = { enrollment: string; account?: string } | 'outbox';
+
+/**
+ * Which accounts' activity (balances, transactions, payees, payments) a read of an enrollment shows: one account's,
+ * none (the enrollment, its accounts as resources, their details), or, when not said, any of them.
+ */
+export type ActivityShown = { account: string } | 'none';
 
 export interface Store extends Repos {
   /**
@@ -365,15 +373,17 @@ export interface Store extends Repos {
   /**
    * A value that changes whenever a transaction commits that may have changed what the enrollment's own reads
    * show: one of its own (`changes: { enrollment }`) or one not scoped, in this process or another. Read
-   * caches compare it when `changeMark` moved. Absent where the store does not keep it.
+   * caches compare it when `changeMark` moved. Absent where the store does not keep it. With `activity`, for a
+   * read that shows only that: it may stay put across commits scoped to the activity of accounts it does not show.
    */
-  scopedRevision?(enrollmentId: string): string;
+  scopedRevision?(enrollmentId: string, activity?: ActivityShown): string;
   /**
    * Whether a commit that may have changed what the enrollment's reads show (without one: any commit) is known
-   * since `changeMark` returned `mark`. Absent where only the mark tells (it moves with every commit): a read cache
-   * then keeps what it rendered only while the mark stayed put.
+   * since `changeMark` returned `mark`; with `activity`, what a read showing only that shows. Absent where
+   * only the mark tells (it moves with every commit): a read cache then keeps what it rendered only while the mark
+   * stayed put.
    */
-  changedSince?(enrollmentId: string | undefined, mark: string): boolean;
+  changedSince?(enrollmentId: string | undefined, mark: string, activity?: ActivityShown): boolean;
   /**
    * Calls `done(true)` once `changeMark` and `scopedRevision` reflect every commit made, in any process, before
    * the call; `done(false)` when that cannot be known now (then nothing kept may be replayed). Absent where they

@@ -1,10 +1,12 @@
 // What every server process on one PostgreSQL database knows of the others' commits, for its read cache.
 //
-// A write transaction counts up the revision of what it changed (its enrollment's row of `change_scopes`, or
-// the row of every scope, '*') and, in the same transaction, notifies CHANGES_CHANNEL with the scope and its new
+// A write transaction counts up the revision of what it changed (its enrollment's row of `change_scopes`, the
+// row of one account of it, `<enrollment>/<account>`, or the row of every scope, '*') and, in the same transaction, notifies CHANGES_CHANNEL with the scope and its new
 // revision. PostgreSQL delivers a notification to every listening session once its transaction commits, and
 // only then, in commit order. Each process listens on a connection of its own and keeps in memory the revisions
-// it was told of: a read cache compares them without asking the database anything per read.
+// it was told of: a read cache compares them without asking the database anything per read. A read of an
+// enrollment depends on its enrollment's revision and on that of the account whose activity it shows: of none
+// (the accounts as resources), of one (a balance, a transactions page), or of any when it does not say.
 //
 // A notification reaches another process a little after the writer's COMMIT has returned, so a client that
 // wrote through one process and reads through another at once could be replayed what was kept before its write.
@@ -18,7 +20,7 @@
 // notifications may have been missed. Each time it is established again the epoch moves on, which makes
 // everything kept before stale.
 import pg from 'pg';
-import type { ChangeScope } from '../store.ts';
+import type { ActivityShown, ChangeScope } from '../store.ts';
 
 export const CHANGES_CHANNEL = 'aggregation_changes';
 /** The row counted up by a commit not scoped to one enrollment: every kept read depends on it. */
@@ -37,13 +39,18 @@ export interface Counted {
   revision: number;
 }
 
+/** The scope of a change to one account's activity: `<enrollment>/<account>` (ids have no `/`). */
+const accountScope = (enrollmentId: string, accountId: string): string => `${enrollmentId}/${accountId}`;
+/** Where each process counts the changes to any account of the enrollment it learned (never written to the table). */
+const anyAccountScope = (enrollmentId: string): string => `${enrollmentId}/`;
+
 /** Counts the transaction's change in its scope ('outbox' counts nothing: no read shows the outbox). */
 export async function countChange(
   connection: { command(sql: string, params: unknown[]): Promise<pg.QueryResult> },
   changes: ChangeScope | undefined,
 ): Promise<Counted | undefined> {
   if (changes === 'outbox') return undefined;
-  const scope = changes ? changes.enrollment : ANY_SCOPE;
+  const scope = !changes ? ANY_SCOPE : changes.account ? accountScope(changes.enrollment, changes.account) : changes.enrollment;
   const { rows } = await connection.command(COUNT_UP, [scope]);
   return { scope, revision: Number((rows[0] as { revision: number }).revision) };
 }
@@ -88,20 +95,31 @@ export class ChangeFeed {
     return `pg.${this.changes}`;
   }
 
-  /** The revisions of everything ('*') and of the enrollment, as known here, under the current epoch. */
-  revision(enrollmentId: string): string {
-    return `${this.epoch}.${this.revisions.get(ANY_SCOPE)?.revision ?? 0}.${this.revisions.get(enrollmentId)?.revision ?? 0}`;
+  /**
+   * The revisions of everything ('*'), of the enrollment and of the activity shown (one account's, or the changes
+   * to any account's), as known here, under the current epoch.
+   */
+  revision(enrollmentId: string, activity?: ActivityShown): string {
+    const of = (scope: string) => this.revisions.get(scope)?.revision ?? 0;
+    const shown = this.activityScope(enrollmentId, activity);
+    return `${this.epoch}.${of(ANY_SCOPE)}.${of(enrollmentId)}${shown === undefined ? '' : `.${of(shown)}`}`;
   }
 
   /**
-   * Whether anything that may change the enrollment's reads (or, without one, any read) was learned since `mark`
-   * was read: a revision of it or of '*', or the connection coming or going.
+   * Whether anything that may change the enrollment's reads (showing `activity`; without an enrollment, any read)
+   * was learned since `mark` was read: a revision of it or of '*', or the connection coming or going.
    */
-  changedSince(enrollmentId: string | undefined, mark: string): boolean {
+  changedSince(enrollmentId: string | undefined, mark: string, activity?: ActivityShown): boolean {
     const since = Number(mark.slice('pg.'.length));
     if (enrollmentId === undefined) return this.changes > since;
-    const at = (scope: string) => this.revisions.get(scope)?.at ?? 0;
-    return this.resetAt > since || at(ANY_SCOPE) > since || at(enrollmentId) > since;
+    const at = (scope: string | undefined) => (scope === undefined ? 0 : (this.revisions.get(scope)?.at ?? 0));
+    return this.resetAt > since || at(ANY_SCOPE) > since || at(enrollmentId) > since || at(this.activityScope(enrollmentId, activity)) > since;
+  }
+
+  /** The scope of the account activity a read shows: one account's, any account's (not said), or none. */
+  private activityScope(enrollmentId: string, activity: ActivityShown | undefined): string | undefined {
+    if (activity === 'none') return undefined;
+    return activity === undefined ? anyAccountScope(enrollmentId) : accountScope(enrollmentId, activity.account);
   }
 
   /** A commit of this process: known at once, before its notification comes back. */
@@ -139,6 +157,12 @@ export class ChangeFeed {
       this.resetAt = this.changes;
     }
     this.revisions.set(scope, { revision, at: this.changes });
+    // A change to one account's activity is also one to the reads that show any account's.
+    const slash = scope.indexOf('/');
+    if (slash > 0) {
+      const any = anyAccountScope(scope.slice(0, slash));
+      this.revisions.set(any, { revision: (this.revisions.get(any)?.revision ?? 0) + 1, at: this.changes });
+    }
   }
 
   private notified(payload: string | undefined): void {

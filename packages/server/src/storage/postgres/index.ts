@@ -92,8 +92,8 @@ export function openPostgresStore(options: PostgresOptions): Store {
     transaction,
     // Other processes' commits are learned from their notifications; syncChanges waits for those sent so far.
     changeMark: () => feed.mark(),
-    scopedRevision: (enrollmentId) => feed.revision(enrollmentId),
-    changedSince: (enrollmentId, mark) => feed.changedSince(enrollmentId, mark),
+    scopedRevision: (enrollmentId, activity) => feed.revision(enrollmentId, activity),
+    changedSince: (enrollmentId, mark, activity) => feed.changedSince(enrollmentId, mark, activity),
     syncChanges: (done) => feed.sync(done),
     seesOtherWriters: true,
     ready,
