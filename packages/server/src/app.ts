@@ -5,9 +5,10 @@ import type { Hono } from 'hono';
 import { DAY_MS, type Now } from './domain/clock.ts';
 import type { Deps } from './domain/context.ts';
 import { NO_LIMITS, type SandboxLimits } from './domain/limits.ts';
-import { httpApp } from './http/app.ts';
+import { httpApp, loadValidators } from './http/app.ts';
 import { type Edge, httpEdge } from './http/edge.ts';
 import type { AppEnv, Runtime } from './http/env.ts';
+import { fastPage, type PageServer } from './http/fast-page.ts';
 import { KnownTokens } from './http/known-tokens.ts';
 import { presentTransaction } from './http/present.ts';
 import { DEFAULT_READ_CACHE_BYTES, ReadCache, type ReadCacheOptions } from './http/read-cache.ts';
@@ -101,6 +102,11 @@ export interface AppHandles {
   readCache: ReadCache | undefined;
   /** For the Node server, before the app: replays what the read cache can (see http/edge.ts). */
   serveCached: Edge['serveCached'];
+  /**
+   * For the Node server, after the read cache and before the app: answers an ordinary transactions page
+   * (http/fast-page.ts). Undefined with the read cache on: its capture keeps what the app renders.
+   */
+  servePage: PageServer | undefined;
   /** The request log's streams (`GET /sandbox/logs`). */
   requestLog: RequestLog;
   /** Stops the worker (waiting for attempts in flight) and closes the store if the app opened it. */
@@ -149,7 +155,9 @@ export function createApp(options: AppOptions = {}): App {
   };
   const readCache = memory.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, memory.readCache);
   const edge = httpEdge({ readCache, rateLimit, requestLog, accessLog: options.accessLog });
-  const app = httpApp(runtime, { edge, readCache, publicUrl, logError });
+  const validators = loadValidators(runtime.sandbox);
+  const app = httpApp(runtime, { edge, validators, readCache, publicUrl, logError });
+  const servePage = readCache ? undefined : fastPage(runtime, { edge, validators, publicUrl });
   // Started once the app is built: a missing description stops createApp with nothing left running.
   deliveries = webhookDeliveries(deps, { defaultVersion, targets: webhookTargets, logError }, options.webhooks);
 
@@ -159,6 +167,7 @@ export function createApp(options: AppOptions = {}): App {
     worker: deliveries.worker,
     readCache,
     serveCached: edge.serveCached,
+    servePage,
     requestLog,
     async close() {
       requestLog.close();

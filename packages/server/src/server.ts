@@ -46,9 +46,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // it is answered here, in the error shape every other refusal has.
     errorHandler: (error) => (error instanceof RequestError ? unbuildableRequest(error) : undefined),
   });
-  // Replayed reads are written before the adapter builds a Request for the app.
+  // Replayed reads and ordinary transactions pages are written before the adapter builds a Request for the app.
+  const { servePage } = app;
+  const serve = servePage
+    ? (incoming: IncomingMessage, outgoing: ServerResponse) => servePage(incoming, outgoing, () => void toApp(incoming, outgoing))
+    : (incoming: IncomingMessage, outgoing: ServerResponse) => void toApp(incoming, outgoing);
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    app.serveCached(incoming, outgoing, () => void toApp(incoming, outgoing));
+    app.serveCached(incoming, outgoing, () => serve(incoming, outgoing));
   };
   const server: Server = tls
     ? createHttpsServer(

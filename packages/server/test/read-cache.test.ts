@@ -7,42 +7,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, describe, test } from 'vitest';
 import { DAY_MS } from '../src/domain/clock.ts';
 import { type Entry, entryBytes, ReadCache } from '../src/http/read-cache.ts';
-import { openStore, type RunningServer, startServer } from '../src/index.ts';
+import { openStore, startServer } from '../src/index.ts';
 import { readCacheFromEnv } from '../src/settings.ts';
 import type { ChangeScope, Store } from '../src/storage/store.ts';
-import { basic, type Caller, caller, type Reply } from './helpers/harness.ts';
+import { basic, type Caller, caller, type Reply, servedSuite } from './helpers/harness.ts';
 
 const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
 const SHAPING_HEADERS = ['content-type', 'service-version', 'service-enrollment-status'];
 
 describe('read cache over HTTP', () => {
-  let dir: string;
-  let running: RunningServer;
-  let http: Caller;
-  let rendered: Caller;
+  const dir = mkdtempSync(join(tmpdir(), 'server-read-cache-'));
   let offset = 0;
-  const logged: string[] = [];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'server-read-cache-'));
-    running = await startServer({
-      port: 0,
-      hostname: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.sqlite'),
-      now: () => Date.now() + offset,
-      webhooks: { autostart: false },
-      accessLog: (line) => logged.push(line),
-    });
-    http = caller((request) => fetch(request), running.url);
-    rendered = caller((request) => running.app.fetch(request), running.url);
-  });
-  afterAll(async () => {
-    await running.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const served = servedSuite(() => ({ databasePath: join(dir, 'sandbox.sqlite'), now: () => Date.now() + offset }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const http: Caller = (...args) => served.http(...args);
+  const rendered: Caller = (...args) => served.rendered(...args);
+  const { logged } = served;
 
   const enroll = async (username = 'username') => {
     const reply = await http('POST', '/sandbox/enrollments', { json: { username, password: 'password' } });
@@ -87,9 +70,9 @@ describe('read cache over HTTP', () => {
   test('a repeated read is replayed byte for byte, headers included', async () => {
     const { token, accounts } = await enroll();
     const { paths } = pathsOf(accounts);
-    const hits = running.app.readCache!.hits;
+    const hits = served.running.app.readCache!.hits;
     await agree(token, paths);
-    assert.equal(running.app.readCache!.hits - hits, paths.length, 'each second read is replayed');
+    assert.equal(served.running.app.readCache!.hits - hits, paths.length, 'each second read is replayed');
     assert.ok(
       logged.some((line) => line.startsWith('GET /accounts 200 ') && line.endsWith('(replayed)')),
       'the access log tells replays apart',
@@ -173,28 +156,13 @@ describe('read cache over HTTP', () => {
 });
 
 describe("read cache: one enrollment's writes and another's reads", () => {
-  let dir: string;
-  let running: RunningServer;
-  let http: Caller;
-  let rendered: Caller;
+  const dir = mkdtempSync(join(tmpdir(), 'server-read-cache-scoped-'));
+  const served = servedSuite(() => ({ databasePath: join(dir, 'sandbox.sqlite') }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const http: Caller = (...args) => served.http(...args);
+  const rendered: Caller = (...args) => served.rendered(...args);
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'server-read-cache-scoped-'));
-    running = await startServer({
-      port: 0,
-      hostname: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.sqlite'),
-      webhooks: { autostart: false },
-    });
-    http = caller((request) => fetch(request), running.url);
-    rendered = caller((request) => running.app.fetch(request), running.url);
-  });
-  afterAll(async () => {
-    await running.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const hits = () => running.app.readCache!.hits;
+  const hits = () => served.running.app.readCache!.hits;
   const enroll = async () => {
     const reply = await http('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
     assert.equal(reply.status, 201, reply.text);
@@ -248,7 +216,7 @@ describe("read cache: one enrollment's writes and another's reads", () => {
 
   test("authentication's kept reads follow another process's writes: a revoked token, an upgraded application", async () => {
     const a = await enroll();
-    const known = running.app.runtime.knownTokens;
+    const known = served.running.app.runtime.knownTokens;
     const hits = known.hits;
     for (let i = 0; i < 2; i++) assert.equal((await rendered('GET', '/accounts', { token: a.token })).status, 200);
     assert.equal(known.hits - hits, 1, "the token's second request uses what the first read");
@@ -272,7 +240,7 @@ describe("read cache: one enrollment's writes and another's reads", () => {
 
   test("with nothing committed since, a token's kept reads are used without reading its revision; a commit reads it again", async () => {
     const a = await enroll();
-    const { store } = running.app;
+    const { store } = served.running.app;
     const scopedRevision = store.scopedRevision!;
     let revisionReads = 0;
     store.scopedRevision = (enrollmentId) => {
@@ -280,7 +248,7 @@ describe("read cache: one enrollment's writes and another's reads", () => {
       return scopedRevision(enrollmentId);
     };
     try {
-      const known = running.app.runtime.knownTokens;
+      const known = served.running.app.runtime.knownTokens;
       assert.equal((await rendered('GET', '/accounts', { token: a.token })).status, 200);
       const hits = known.hits;
       const reads = revisionReads;

@@ -124,6 +124,11 @@ export class RequestValidator {
     return this.operations.has(operationId);
   }
 
+  /** Names of the operation's query parameters. */
+  queryNames(operationId: string): string[] {
+    return (this.operations.get(operationId)?.params ?? []).filter((param) => param.in === 'query').map((param) => param.name);
+  }
+
   /** Media types the operation's body accepts. */
   mediaTypes(operationId: string): string[] {
     return [...(this.operations.get(operationId)?.body?.media.keys() ?? [])];

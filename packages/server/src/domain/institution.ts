@@ -93,4 +93,6 @@ export interface InstitutionConnector {
   admitRequest(store: Store, enrollment: EnrollmentRow): Promise<void>;
   /** Before transactions are read: throws when the institution times out (504). */
   admitTransactions(store: Store, enrollment: EnrollmentRow): Promise<void>;
+  /** Whether `admitRequest` and `admitTransactions` let the enrollment's requests through without refusing or counting any. */
+  admitsFreely(enrollment: EnrollmentRow): boolean;
 }

@@ -90,11 +90,14 @@ export async function runLifecycle(
  * Brings the enrollment up to date before a request reads it. Cheap when nothing is due.
  * A request that reaches the institution triggers the disconnect-on-use users.
  */
-export async function syncEnrollment(deps: Deps, enrollment: EnrollmentRow, reachesInstitution: boolean): Promise<EnrollmentRow> {
-  const now = enrollmentNow(deps.now, enrollment);
+/** Whether `syncEnrollment` has work to do (else it returns the enrollment as it is). */
+export function needsSync(deps: Deps, enrollment: EnrollmentRow, reachesInstitution: boolean): boolean {
   const disconnectNow = reachesInstitution && enrollment.disconnect_on_use;
-  const due = enrollment.next_due_at !== null && now >= enrollment.next_due_at;
-  if (!disconnectNow && !due) return enrollment;
+  return disconnectNow || (enrollment.next_due_at !== null && enrollmentNow(deps.now, enrollment) >= enrollment.next_due_at);
+}
+
+export async function syncEnrollment(deps: Deps, enrollment: EnrollmentRow, reachesInstitution: boolean): Promise<EnrollmentRow> {
+  if (!needsSync(deps, enrollment, reachesInstitution)) return enrollment;
   return transactFor(deps, enrollment.id, async (tx, emit) => {
     let current = (await tx.enrollments.getForUpdate(enrollment.id))!;
     const currentNow = enrollmentNow(deps.now, current);

@@ -18,7 +18,7 @@ import { registerOperations } from './routes.ts';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
-function loadValidators(sandbox: boolean): Validators {
+export function loadValidators(sandbox: boolean): Validators {
   try {
     return {
       api: new Map(VERSIONS.map((version) => [version, RequestValidator.forDocument(version)])),
@@ -34,16 +34,16 @@ function loadValidators(sandbox: boolean): Validators {
 
 export interface HttpAppOptions {
   edge: Edge;
+  validators: Validators;
   readCache: ReadCache | undefined;
   /** Absolute base of links; undefined: the origin of each request. */
   publicUrl: string | undefined;
   logError: (error: unknown) => void;
 }
 
-export function httpApp(runtime: Runtime, { edge, readCache, publicUrl, logError }: HttpAppOptions): Hono<AppEnv> {
+export function httpApp(runtime: Runtime, { edge, validators, readCache, publicUrl, logError }: HttpAppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(edge.track);
-  const validators = loadValidators(runtime.sandbox);
   const documented = [...validators.api.values()].slice(0, 1).concat(validators.sandbox ? [validators.sandbox] : []);
   app.onError((error, c) => errorResponse(c, error, logError));
   const answerNotFound = notFoundResponse((path) => documented.flatMap((validator) => validator.contract.allowedMethods(path)));

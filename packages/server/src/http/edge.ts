@@ -14,7 +14,7 @@ import { LOGS_PATH, type RequestLog, requestLogScope } from './request-log.ts';
 import type { TokenBuckets } from './token-buckets.ts';
 
 /** What the access log and the request log say of a request once it is answered. */
-interface FinishedRequest {
+export interface FinishedRequest {
   method: string;
   path: string;
   status: number;
@@ -43,11 +43,14 @@ export interface Edge {
    * hands the request, untouched, to `pass` (at once, or once the kept response proves stale).
    */
   serveCached(incoming: IncomingMessage, outgoing: ServerResponse, pass: () => void): void;
+  /** For what answers before the app: logs a request it answered, as `track` does for the app's. */
+  observe(done: FinishedRequest): void;
 }
 
 export function httpEdge({ readCache, rateLimit, requestLog, accessLog }: EdgeOptions): Edge {
   /** The access log's line and the request log's entry of a finished request. */
   const observe = (done: FinishedRequest) => {
+    if (!accessLog && !requestLog.listening) return;
     const durationMs = performance.now() - done.started;
     const { method, path, status, requestId, replayed } = done;
     accessLog?.(`${method} ${path} ${status} ${durationMs.toFixed(1)}ms ${done.version ?? ''} ${requestId}${replayed ? ' (replayed)' : ''}`);
@@ -111,5 +114,5 @@ export function httpEdge({ readCache, rateLimit, requestLog, accessLog }: EdgeOp
     if (!kept) pass();
   };
 
-  return { track, serveCached };
+  return { track, serveCached, observe };
 }

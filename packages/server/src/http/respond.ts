@@ -4,6 +4,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONLike, RequestBodyJSON, ResponseContent, ResponseObjectMap } from 'openapi-typescript-helpers';
 import type { operations, sandboxOperations } from '../contract/types.ts';
+import type { EnrollmentRow } from '../storage/store.ts';
 import { type ChangeContext, type Resource, rewriteResource, rewrites } from '../versions/index.ts';
 import type { AppContext, Runtime } from './env.ts';
 import { ownBytes } from './own-bytes.ts';
@@ -44,23 +45,36 @@ const RESOURCES: Partial<Record<ApiOperation, Resource>> = {
   getPayment: 'Payment',
 };
 
-export function changeContext(c: AppContext, runtime: Runtime): ChangeContext {
+/**
+ * What a response's JSON depends on beside its data: the request's version, the base of links and the token's
+ * enrollment (read only by the version changes that need more rows). The Hono context holds them; the page served
+ * before the app (fast-page.ts) has them without one.
+ */
+export interface RenderView {
+  version: string;
+  base: string;
+  enrollment: () => EnrollmentRow;
+}
+
+export const viewOf = (c: AppContext): RenderView => ({ version: c.get('version'), base: c.get('base'), enrollment: () => c.get('enrollment') });
+
+export function changeContext(view: RenderView, runtime: Runtime): ChangeContext {
   return {
     async details(accountId) {
-      const account = await runtime.deps.store.accounts.get(c.get('enrollment').id, accountId);
+      const account = await runtime.deps.store.accounts.get(view.enrollment().id, accountId);
       if (!account || account.verification === 'pending' || account.verification === 'expired') return null;
-      return presentDetails(c.get('base'), account);
+      return presentDetails(view.base, account);
     },
   };
 }
 
-async function versioned(c: AppContext, runtime: Runtime, operation: ApiOperation, body: unknown): Promise<unknown> {
+async function versioned(view: RenderView, runtime: Runtime, operation: ApiOperation, body: unknown): Promise<unknown> {
   const resource = RESOURCES[operation];
-  const version = c.get('version');
+  const { version } = view;
   if (!resource || !rewrites(version, resource)) return body;
   // An MFA challenge has the same shape in every version.
   if (body && typeof body === 'object' && 'connect_token' in body) return body;
-  const context = changeContext(c, runtime);
+  const context = changeContext(view, runtime);
   if (Array.isArray(body)) return Promise.all(body.map((item) => rewriteResource(version, resource, item, context)));
   return rewriteResource(version, resource, body, context);
 }
@@ -72,20 +86,21 @@ export async function apiJson<O extends ApiOperation, S extends ApiStatus<O>>(
   status: S,
   body: ApiBody<O, S>,
 ): Promise<Response> {
-  const text = JSON.stringify(await versioned(c, runtime, operation, body));
+  const text = JSON.stringify(await versioned(viewOf(c), runtime, operation, body));
   c.get('keepBody')?.(text);
   return c.body(text, status as ContentfulStatusCode, JSON_HEADERS);
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json' };
+export const JSON_CONTENT_TYPE = 'application/json';
+const JSON_HEADERS = { 'Content-Type': JSON_CONTENT_TYPE };
 
 declare const renderedItem: unique symbol;
 /** One item of an operation's array body as UTF-8 JSON in the request's version: only `apiItemJson` makes one. */
 export type ItemJson<O extends ApiOperation> = Buffer & { readonly [renderedItem]: O };
 
-export async function apiItemJson<O extends ApiOperation>(c: AppContext, runtime: Runtime, operation: O, item: ApiItem<O>): Promise<ItemJson<O>> {
+export async function apiItemJson<O extends ApiOperation>(view: RenderView, runtime: Runtime, operation: O, item: ApiItem<O>): Promise<ItemJson<O>> {
   // Kept by the rendered rows, one allocation each.
-  return ownBytes(JSON.stringify(await versioned(c, runtime, operation, item))) as ItemJson<O>;
+  return ownBytes(JSON.stringify(await versioned(view, runtime, operation, item))) as ItemJson<O>;
 }
 
 const OPEN = 0x5b; // [
@@ -96,7 +111,14 @@ const CLOSE = 0x5d; // ]
  * A JSON array joined from items rendered one by one (as `apiJson` renders the whole array), as bytes: copied
  * once into a buffer of the joined length, and written and kept without being encoded again.
  */
-export function apiJsonItems<O extends ApiOperation>(c: AppContext, _operation: O, items: readonly ItemJson<O>[]): Response {
+export function apiJsonItems<O extends ApiOperation>(c: AppContext, operation: O, items: readonly ItemJson<O>[]): Response {
+  const bytes = joinedItems(operation, items);
+  c.get('keepBody')?.(bytes);
+  return c.body(bytes, 200, JSON_HEADERS);
+}
+
+/** The JSON array of `items`, as `apiJsonItems` answers it. */
+export function joinedItems<O extends ApiOperation>(_operation: O, items: readonly ItemJson<O>[]): Buffer<ArrayBuffer> {
   let length = items.length === 0 ? 2 : items.length + 1;
   for (const item of items) length += item.byteLength;
   const bytes = Buffer.allocUnsafeSlow(length);
@@ -108,8 +130,7 @@ export function apiJsonItems<O extends ApiOperation>(c: AppContext, _operation: 
     at += item.byteLength;
   }
   bytes[at] = CLOSE;
-  c.get('keepBody')?.(bytes);
-  return c.body(bytes, 200, JSON_HEADERS);
+  return bytes;
 }
 
 export function sandboxJson<O extends SandboxOperation, S extends SandboxStatus<O>>(
@@ -135,7 +156,7 @@ export function apiJsonStream<O extends ApiOperation>(c: AppContext, runtime: Ru
   const resource = RESOURCES[operation];
   const version = c.get('version');
   const rewrite = resource && rewrites(version, resource) ? resource : undefined;
-  const context = changeContext(c, runtime);
+  const context = changeContext(viewOf(c), runtime);
   let first = true;
   let done = false;
   const stream = new ReadableStream<Uint8Array>({

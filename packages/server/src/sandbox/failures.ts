@@ -21,6 +21,9 @@ async function takeFailure(store: Store, enrollment: EnrollmentRow, counter: Cou
   });
 }
 
+/** No failure is left to take: every request of the enrollment is admitted without a write. */
+export const failsNothing = (enrollment: EnrollmentRow): boolean => enrollment.rate_limited_requests <= 0 && enrollment.transactions_timeouts <= 0;
+
 /** `rate_limited.<n>`: the token's first n requests answer 429 rate_limited with Retry-After. */
 export async function applySandboxRateLimit(store: Store, enrollment: EnrollmentRow): Promise<void> {
   if (await takeFailure(store, enrollment, 'rate_limited_requests')) throw rateLimited(RETRY_AFTER_SECONDS);

@@ -4,7 +4,7 @@ import { ApiError, unprocessable } from '../domain/errors.ts';
 import type { AccountPlan, InstitutionConnector, Login, OpeningAccount } from '../domain/institution.ts';
 import { creditLimit, openingLedger } from './activity.ts';
 import { Simulation } from './bank.ts';
-import { applySandboxRateLimit, applyTransactionsTimeout, checkInstitutionUp } from './failures.ts';
+import { applySandboxRateLimit, applyTransactionsTimeout, checkInstitutionUp, failsNothing } from './failures.ts';
 import { seeded } from './prng.ts';
 import { type AccountKey, SANDBOX_PASSWORD, scenarioFor, testUserNames } from './users.ts';
 
@@ -45,4 +45,5 @@ export const sandboxInstitutions: InstitutionConnector = {
   checkReachable: checkInstitutionUp,
   admitRequest: applySandboxRateLimit,
   admitTransactions: applyTransactionsTimeout,
+  admitsFreely: failsNothing,
 };

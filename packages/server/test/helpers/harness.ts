@@ -8,7 +8,7 @@ import { ContractValidator, type DocumentName } from '@aggregation/openapi/contr
 import { afterAll, beforeAll } from 'vitest';
 // The client's source, not its build: the client's own tests depend on this package, so it cannot be a dependency.
 import { verifyWebhook } from '../../../client/src/index.ts';
-import { type App, type AppOptions, createApp } from '../../src/index.ts';
+import { type App, type AppOptions, createApp, type RunningServer, type ServerOptions, startServer } from '../../src/index.ts';
 
 const validators = new Map<DocumentName, ContractValidator>();
 export function contract(name: DocumentName): ContractValidator {
@@ -134,6 +134,37 @@ export function enrolledSuite(options: () => AppOptions | Promise<AppOptions> = 
     suite.checking = created.accounts[0];
   });
   afterAll(() => suite.t.close());
+  return suite;
+}
+
+export interface ServedSuite {
+  running: RunningServer;
+  /** Over HTTP, through everything that answers before the app. */
+  http: Caller;
+  /** In-process `app.fetch`: always the app's handlers. */
+  rendered: Caller;
+  /** The access log's lines. */
+  logged: string[];
+}
+
+/**
+ * For a describe block: a server on a free loopback port (webhook deliveries not started), closed after its tests.
+ * The fields are set once `before` has run.
+ */
+export function servedSuite(options: () => ServerOptions | Promise<ServerOptions>): ServedSuite {
+  const suite = { logged: [] as string[] } as ServedSuite;
+  beforeAll(async () => {
+    suite.running = await startServer({
+      port: 0,
+      hostname: '127.0.0.1',
+      webhooks: { autostart: false },
+      accessLog: (line) => suite.logged.push(line),
+      ...(await options()),
+    });
+    suite.http = caller((request) => fetch(request), suite.running.url);
+    suite.rendered = caller((request) => suite.running.app.fetch(request), suite.running.url);
+  });
+  afterAll(() => suite.running.close());
   return suite;
 }
 

@@ -11,29 +11,43 @@ import {
 } from '../../domain/transactions.ts';
 import type { AccountRow } from '../../storage/store.ts';
 import { answer } from '../answer.ts';
-import type { AppContext, Runtime } from '../env.ts';
+import type { Runtime } from '../env.ts';
 import { presentTransaction } from '../present.ts';
-import { apiItemJson, type ItemJson } from '../respond.ts';
+import { apiItemJson, type ItemJson, type RenderView, viewOf } from '../respond.ts';
 import { pathAccount } from './accounts.ts';
 import type { ApiHandlers } from './types.ts';
 
 /** Pages up to this size are rendered whole (and may be replayed); longer lists are streamed. */
 const WHOLE_PAGE_MAX = 500;
 
+/** The list's filter from its validated parameters. */
+export function transactionFilter(params: Record<string, unknown>): TransactionFilter {
+  return {
+    count: params.count as number | undefined,
+    fromId: params.from_id as string | undefined,
+    startDate: params.start_date as string | undefined,
+    endDate: params.end_date as string | undefined,
+  };
+}
+
+/** A list answered whole, as one page joined from its rows' JSON: one with a count up to `WHOLE_PAGE_MAX`. */
+export const isJoinedPage = (filter: TransactionFilter): filter is TransactionFilter & { count: number } =>
+  filter.count !== undefined && filter.count <= WHOLE_PAGE_MAX;
+
 /**
  * The page's items as JSON: kept ones as they are, the others read and rendered (and kept). Undefined when a row
  * changed or went between the read of the page's keys and the read of its rows: the caller reads the page whole.
  */
-async function joinedPage(
-  c: AppContext,
+export async function joinedPage(
+  view: RenderView,
   runtime: Runtime,
   account: AccountRow,
   filter: TransactionFilter & { count: number },
 ): Promise<ItemJson<'listTransactions'>[] | undefined> {
   const keys = await transactionPageKeys(runtime.deps, account, filter);
   const { renderedRows } = runtime;
-  const base = c.get('base');
-  const shape = `${c.get('version')}\n${base}`;
+  const { base } = view;
+  const shape = `${view.version}\n${base}`;
   const items = keys.map((key) => renderedRows.get(shape, key) as ItemJson<'listTransactions'> | undefined);
   const missing = keys.filter((_, index) => items[index] === undefined);
   if (missing.length === 0) return items as ItemJson<'listTransactions'>[];
@@ -51,7 +65,7 @@ async function joinedPage(
     const row = rows.get(key.id);
     // The page's keys and these rows are two reads: only the same version is the same row.
     if (row?.version !== key.version) return undefined;
-    const json = await apiItemJson(c, runtime, 'listTransactions', presentTransaction(base, row));
+    const json = await apiItemJson(view, runtime, 'listTransactions', presentTransaction(base, row));
     renderedRows.set(shape, key, json);
     items[index] = json;
   }
@@ -65,16 +79,9 @@ export const transactionHandlers = {
     handle: async (c, runtime) => {
       const account = await pathAccount(c, runtime, { reachesInstitution: true });
       await runtime.deps.institutions.admitTransactions(runtime.deps.store, c.get('enrollment'));
-      const params = c.get('params');
-      const filter: TransactionFilter = {
-        count: params.count as number | undefined,
-        fromId: params.from_id as string | undefined,
-        startDate: params.start_date as string | undefined,
-        endDate: params.end_date as string | undefined,
-      };
-      const count = filter.count;
-      if (count !== undefined && count <= WHOLE_PAGE_MAX) {
-        const items = await joinedPage(c, runtime, account, { ...filter, count });
+      const filter = transactionFilter(c.get('params'));
+      if (isJoinedPage(filter)) {
+        const items = await joinedPage(viewOf(c), runtime, account, filter);
         if (items) {
           await noteTransactionsFetched(runtime.deps, c.get('enrollment'), account);
           return answer.items(c, 'listTransactions', items);
@@ -83,7 +90,7 @@ export const transactionHandlers = {
       const rows = await openTransactionList(runtime.deps, account, filter);
       await noteTransactionsFetched(runtime.deps, c.get('enrollment'), account);
       const base = c.get('base');
-      if (count !== undefined && count <= WHOLE_PAGE_MAX) {
+      if (isJoinedPage(filter)) {
         const page = [];
         for await (const row of rows) page.push(presentTransaction(base, row));
         return answer.json(c, runtime, 'listTransactions', 200, page);

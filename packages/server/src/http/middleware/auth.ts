@@ -2,6 +2,7 @@
 // older description's form, in every version) names the enrollment, and with it the application
 // (whose default version serves requests without Service-Version); live tokens also need the
 // certificate. Bringing the enrollment up to date is the next step (enrollment-sync.ts).
+import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
 import { versionOf } from '../../domain/applications.ts';
@@ -10,11 +11,14 @@ import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
 import { hashToken, isLiveToken } from '../../domain/ids.ts';
 import type { AppContext, AppEnv, Runtime } from '../env.ts';
 import type { TokenReads } from '../known-tokens.ts';
-import { addressCaller, enrollmentCaller, limitRate } from './rate-limit.ts';
+import { addressCaller, countedRequests, enrollmentCaller, limitRate } from './rate-limit.ts';
 import { useApplicationVersion } from './version.ts';
 
-export function tokenOf(c: AppContext): string | undefined {
-  const header = c.req.header('authorization')?.trim();
+export const tokenOf = (c: AppContext): string | undefined => tokenIn(c.req.header('authorization'));
+
+/** The access token an Authorization header value carries. */
+export function tokenIn(authorization: string | undefined): string | undefined {
+  const header = authorization?.trim();
   if (!header) return undefined;
   const basic = /^basic\s+(\S+)$/i.exec(header);
   if (basic) {
@@ -38,18 +42,19 @@ export interface AuthOptions {
 }
 
 /** The token's enrollment and its application, read or kept (known-tokens.ts). */
-function tokenReads(c: AppContext, runtime: Runtime, token: string): Promise<TokenReads | undefined> {
+export function tokenReads(runtime: Runtime, token: string, incoming: IncomingMessage | undefined): Promise<TokenReads | undefined> {
   const tokenHash = hashToken(token);
-  return runtime.knownTokens.find(tokenHash, c.env?.incoming, () => findEnrollmentByTokenHash(runtime.deps, tokenHash));
+  return runtime.knownTokens.find(tokenHash, incoming, () => findEnrollmentByTokenHash(runtime.deps, tokenHash));
 }
 
 export function authenticate(runtime: Runtime, options: AuthOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = tokenOf(c);
-    const reads = token === undefined ? undefined : await tokenReads(c, runtime, token);
+    const incoming = c.env?.incoming;
+    const reads = token === undefined ? undefined : await tokenReads(runtime, token, incoming);
     const found = reads?.enrollment;
     // Counted before anything else is checked or done: failures count too, against the client address.
-    limitRate(runtime.rateLimit, found ? enrollmentCaller(found) : addressCaller(c.env?.incoming));
+    if (!incoming || !countedRequests.has(incoming)) limitRate(runtime.rateLimit, found ? enrollmentCaller(found) : addressCaller(incoming));
     if (!token) {
       throw new ApiError(
         401,

@@ -15,6 +15,12 @@ export const enrollmentCaller = (enrollment: Pick<EnrollmentRow, 'id'>): string 
 /** The bucket of a request no token identifies: its client address. */
 export const addressCaller = (incoming: IncomingMessage | undefined): string => `address:${incoming?.socket.remoteAddress ?? 'unknown'}`;
 
+/**
+ * Requests already counted against their token's enrollment before they reached the app (the page served before
+ * it, fast-page.ts, which hands a request on only when it cannot answer it after all): counted once.
+ */
+export const countedRequests = new WeakSet<IncomingMessage>();
+
 /** Counts one request of `caller`; 429 when its bucket is dry. Does nothing without a limit. */
 export function limitRate(buckets: TokenBuckets | undefined, caller: string): void {
   const retryAfter = buckets?.take(caller);
