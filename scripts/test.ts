@@ -12,7 +12,9 @@ import { type SummaryTask, TestRunTally } from '@aggregation/test-support';
 
 const turboBin = join(import.meta.dirname, '..', 'node_modules', '.bin', 'turbo');
 const tasks = ['lint', 'lint:biome', 'lint:cycles', 'typecheck', 'test'];
-const args = ['run', ...tasks, ...process.argv.slice(2)];
+// This script always asks turbo for its run summary (twice is turbo's error); `--summarize` given to it keeps the file.
+const keepSummary = process.argv.includes('--summarize');
+const args = ['run', ...tasks, ...process.argv.slice(2).filter((arg) => arg !== '--summarize')];
 const env = { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env };
 const turbo = spawn(turboBin, [...args, '--summarize'], { stdio: ['ignore', 'pipe', 'inherit'], env });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => turbo.kill(signal));
@@ -33,7 +35,7 @@ function ranTasks(): SummaryTask[] {
   } catch {
     return [];
   } finally {
-    rmSync(summaryPath, { force: true });
+    if (!keepSummary) rmSync(summaryPath, { force: true });
   }
 }
 

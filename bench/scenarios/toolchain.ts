@@ -85,8 +85,8 @@ export async function toolchain(ctx: Context): Promise<Section> {
   try {
     ctx.log(`toolchain: cold \`${label}\``);
     const before = visibleChanges(copy);
-    // The run summary names the slowest tasks. scripts/test.ts asks turbo for it already (twice is an error).
-    const cold = await time(command, [...args, ...(options.quick ? ['--summarize'] : [])], copy);
+    // The run summary names the slowest tasks; `npm test` keeps it when given --summarize.
+    const cold = await time(command, [...args, ...(options.quick ? ['--summarize'] : ['--', '--summarize'])], copy);
     const slowest = slowestTasks(copy).slice(0, SLOWEST);
     // A run that writes files turbo hashes (not ignored) changes its own inputs: the next run misses.
     const written = [...visibleChanges(copy)].filter((line) => !before.has(line));

@@ -2,7 +2,7 @@
 // summary, it says when a run failed, including a suite that threw in beforeAll and tasks that never ran.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -67,7 +67,7 @@ describe("npm test's script on a workspace that fails", () => {
     // Out of turbo's file hashing, as a repository's .gitignore keeps it: else turbo walks the whole of it, twice.
     writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
     const env = { ...process.env, PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}`, CI: '' };
-    const failed = await promisify(execFile)(process.execPath, [join(repoRoot, 'scripts', 'test.ts')], { cwd: dir, env }).then(
+    const failed = await promisify(execFile)(process.execPath, [join(repoRoot, 'scripts', 'test.ts'), '--summarize'], { cwd: dir, env }).then(
       () => undefined,
       (error: { code: number; stdout: string }) => error,
     );
@@ -78,5 +78,7 @@ describe("npm test's script on a workspace that fails", () => {
       closing,
       'tests: 1 passed, 1 failed, 3 skipped; 1 test file failed (throws#test); 1 task failed (throws#test), 1 not run (after#test)',
     );
+    // Asked for with --summarize, turbo's run summary is kept (the bench reads the slowest tasks from it).
+    assert.equal(readdirSync(join(dir, '.turbo', 'runs')).filter((name) => name.endsWith('.json')).length, 1);
   });
 });
