@@ -4,7 +4,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deref, type JsonObject, loadBundle, type OpenApiDocument, type Operation, operationsOf, versions } from '@aggregation/openapi/contract';
+import {
+  type DocumentName,
+  deref,
+  type JsonObject,
+  loadBundle,
+  type OpenApiDocument,
+  type Operation,
+  operationsOf,
+  versions,
+} from '@aggregation/openapi/contract';
 import { childrenExitWithParent } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type Running, startMock } from '../src/index.ts';
@@ -13,6 +22,19 @@ import { type Running, startMock } from '../src/index.ts';
 childrenExitWithParent();
 
 const auth = { authorization: `Basic ${btoa('test_token_mock:')}` };
+
+// One mock per document for the whole file, started at once: Prism's start (loading and resolving the description)
+// is most of what a mock costs, and every test only sends requests to it.
+const documents: DocumentName[] = [...versions, 'sandbox'];
+const mocks = new Map<DocumentName, Running>();
+beforeAll(async () => {
+  await Promise.all(documents.map(async (document) => mocks.set(document, await startMock({ version: document }))));
+});
+afterAll(async () => {
+  await Promise.all([...mocks.values()].map((mock) => mock.stop()));
+});
+/** The running mock of `document`. */
+const mockOf = (document: DocumentName): Running => mocks.get(document)!;
 
 type Example = { name: string; value: unknown };
 
@@ -39,16 +61,9 @@ function requestBodyExample(doc: OpenApiDocument, operation: JsonObject): unknow
 for (const version of versions) {
   describe(`Prism mock of ${version}`, () => {
     const doc = loadBundle(version);
-    let mock: Running;
-    beforeAll(async () => {
-      mock = await startMock({ version });
-    });
-    afterAll(async () => {
-      await mock?.stop();
-    });
 
     const call = (method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) =>
-      fetch(`${mock.url}${path}`, {
+      fetch(`${mockOf(version).url}${path}`, {
         method: method.toUpperCase(),
         headers: { ...auth, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -91,7 +106,7 @@ for (const version of versions) {
     }
 
     test('a request without credentials is refused with 401', async () => {
-      const response = await fetch(`${mock.url}/accounts`);
+      const response = await fetch(`${mockOf(version).url}/accounts`);
       assert.equal(response.status, 401);
       await response.body?.cancel();
     });
@@ -115,15 +130,8 @@ for (const version of versions) {
 }
 
 describe('Prism and the sandbox document', () => {
-  let mock: Running;
-  beforeAll(async () => {
-    mock = await startMock({ version: 'sandbox' });
-  });
-  afterAll(async () => {
-    await mock?.stop();
-  });
   test('creating a sandbox enrollment answers with its example', async () => {
-    const response = await fetch(`${mock.url}/sandbox/enrollments`, {
+    const response = await fetch(`${mockOf('sandbox').url}/sandbox/enrollments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'username', password: 'password' }),
@@ -137,35 +145,34 @@ describe('Prism and the sandbox document', () => {
 // Prism picks its JSON Schema dialect from `$schema` only and does not know OpenAPI 3.1's `webhooks`. These tests
 // pin what it does with this description, so that the README's list of gaps stays true.
 describe('where Prism falls short of the description', () => {
-  let api: Running;
-  let sandbox: Running;
-  beforeAll(async () => {
-    [api, sandbox] = await Promise.all([startMock({ version: '2020-10-12' }), startMock({ version: 'sandbox' })]);
-  });
-  afterAll(async () => {
-    await Promise.all([api?.stop(), sandbox?.stop()]);
-  });
-
   test('webhooks are not served: no route answers for an event type, so event payloads are not checked', async () => {
     const doc = loadBundle('2020-10-12');
     const types = Object.keys(doc.webhooks ?? {});
     assert.equal(types.length, 4);
     for (const type of types) {
-      const response = await fetch(`${api.url}/${type}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+      const response = await fetch(`${mockOf('2020-10-12').url}/${type}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(response.status, 404, type);
       assert.match(((await response.json()) as { type: string }).type, /NO_PATH_MATCHED/);
     }
   });
 
   test('an empty query value passes, though the schema (a date) refuses an empty string', async () => {
-    const response = await fetch(`${api.url}/accounts/acc_7Tq2Xw9Lk4Zp1Mv8/transactions?start_date=`, { headers: auth });
+    const response = await fetch(`${mockOf('2020-10-12').url}/accounts/acc_7Tq2Xw9Lk4Zp1Mv8/transactions?start_date=`, { headers: auth });
     assert.equal(response.status, 200);
     await response.body?.cancel();
   });
 
   test('3.1 keywords this description relies on are checked: const, formats', async () => {
     const post = (path: string, body: unknown) =>
-      fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${mockOf('sandbox').url}${path}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const unknownEvent = await post('/sandbox/events', { type: 'no.such.event' });
     assert.equal(unknownEvent.status, 422, 'const of each oneOf branch');
     await unknownEvent.body?.cancel();
