@@ -1,5 +1,6 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
 export { skipWhenMissing } from './missing.ts';
+export { opensslNewKey } from './openssl.ts';
 export {
   childrenExitWithParent,
   exitWithParent,

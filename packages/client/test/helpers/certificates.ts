@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { opensslNewKey } from '@aggregation/test-support';
 
 export type TestPki = { ca: string; serverCert: string; serverKey: string; clientCert: string; clientKey: string };
 
@@ -22,13 +23,13 @@ export function createTestPki(): TestPki {
   try {
     // A name of its own: two test CAs with one name would make OpenSSL check a certificate of one against the key of
     // the other, which fails the connection instead of leaving the certificate unauthorized.
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', `/CN=Test CA ${randomUUID()}`);
+    run('req', '-x509', ...opensslNewKey, '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', `/CN=Test CA ${randomUUID()}`);
     writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
     for (const [name, subject, extra] of [
       ['server', '/CN=localhost', ['-extfile', 'san.ext']],
       ['client', '/CN=test-application', []],
     ] as const) {
-      run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
+      run('req', ...opensslNewKey, '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
       run('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', ...extra);
     }
     const read = (file: string) => readFileSync(join(dir, file), 'utf8');

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { which } from '@aggregation/test-support';
+import { opensslNewKey, which } from '@aggregation/test-support';
 import { basic } from './harness.ts';
 
 export const hasOpenssl = (): boolean => which('openssl') !== undefined;
@@ -28,9 +28,9 @@ export interface Certificates {
 export function certificates(dir: string): Certificates {
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
   const selfSigned = (name: string, subject: string) =>
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', subject);
+    ssl('req', '-x509', ...opensslNewKey, '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', subject);
   const signed = (name: string, subject: string, ca: string, ext?: string) => {
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
+    ssl('req', ...opensslNewKey, '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
     ssl(
       'x509',
       '-req',
