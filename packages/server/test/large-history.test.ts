@@ -76,7 +76,7 @@ describe('large sandbox histories', () => {
     const rowsPerTransaction: number[] = [];
     const transaction = store.transaction.bind(store);
     store.transaction = ((fn, options) =>
-      transaction(async (tx) => {
+      transaction(async (tx, lastWrites) => {
         let rows = 0;
         const transactions = Object.create(tx.transactions) as Repos['transactions'];
         transactions.insertMany = (inserted) => {
@@ -85,7 +85,7 @@ describe('large sandbox histories', () => {
         };
         const counted = Object.create(tx, { transactions: { value: transactions } }) as Repos;
         try {
-          return await fn(counted);
+          return await fn(counted, lastWrites);
         } finally {
           rowsPerTransaction.push(rows);
         }

@@ -1,6 +1,6 @@
 // What the domain functions need from the outside world, and the one way they write.
 import type { Transaction } from '../contract/resources.ts';
-import type { Repos, Store, TransactionOptions, TransactionRow } from '../storage/store.ts';
+import type { LastWrites, Repos, Store, TransactionOptions, TransactionRow } from '../storage/store.ts';
 import type { Now } from './clock.ts';
 import { type NewEvent, recordEvent } from './events.ts';
 import type { InstitutionConnector } from './institution.ts';
@@ -29,7 +29,7 @@ export type Emit = (event: NewEvent) => Promise<string>;
  * Runs `fn` in a store transaction. Events it emits are written to the outbox in that same
  * transaction, so a change and the events it causes commit (or roll back) together.
  */
-export function transact<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Promise<T>): Promise<T> {
+export function transact<T>(deps: Deps, fn: (tx: Repos, emit: Emit, lastWrites: LastWrites) => Promise<T>): Promise<T> {
   return transactWith(deps, fn, undefined);
 }
 
@@ -41,21 +41,29 @@ export function transact<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Promise<T
 export function transactFor<T>(
   deps: Deps,
   enrollmentId: string,
-  fn: (tx: Repos, emit: Emit) => Promise<T>,
+  fn: (tx: Repos, emit: Emit, lastWrites: LastWrites) => Promise<T>,
   /** The one account whose rows (and idempotency keys) the transaction changes, if it changes no other. */
   accountId?: string,
 ): Promise<T> {
   return transactWith(deps, fn, { changes: accountId === undefined ? { enrollment: enrollmentId } : { enrollment: enrollmentId, account: accountId } });
 }
 
-async function transactWith<T>(deps: Deps, fn: (tx: Repos, emit: Emit) => Promise<T>, options: TransactionOptions | undefined): Promise<T> {
+async function transactWith<T>(
+  deps: Deps,
+  fn: (tx: Repos, emit: Emit, lastWrites: LastWrites) => Promise<T>,
+  options: TransactionOptions | undefined,
+): Promise<T> {
   let emitted = 0;
   const result = await deps.store.transaction(
-    (tx) =>
-      fn(tx, async (event) => {
-        emitted += 1;
-        return recordEvent(tx, event, deps.now());
-      }),
+    (tx, lastWrites) =>
+      fn(
+        tx,
+        async (event) => {
+          emitted += 1;
+          return recordEvent(tx, event, deps.now());
+        },
+        lastWrites,
+      ),
     options,
   );
   if (emitted > 0) deps.onEvents();

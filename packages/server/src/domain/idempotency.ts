@@ -72,7 +72,7 @@ export async function onceUnderKey<Reads, Body>(deps: Deps, request: KeyedReques
     transactFor(
       deps,
       enrollment.id,
-      async (tx): Promise<Idempotent<Body>> => {
+      async (tx, _emit, lastWrites): Promise<Idempotent<Body>> => {
         const now = enrollmentNow(deps.now, enrollment);
         const [, stored, reads] = await Promise.all([
           tx.enrollments.getForUpdate(enrollment.id),
@@ -91,7 +91,8 @@ export async function onceUnderKey<Reads, Body>(deps: Deps, request: KeyedReques
           return { body: JSON.parse(stored.response) as Body, replayed: true };
         }
         const { body, writes } = await work.write(tx, now, reads);
-        await Promise.all([
+        // Committed with the transaction's COMMIT: a failure of one (another request stored the key first) commits none.
+        lastWrites([
           ...(expired ? [tx.idempotency.delete(enrollment.id, key!)] : []),
           ...writes,
           ...(key === undefined

@@ -351,13 +351,21 @@ export type ChangeScope = { enrollment: string; account?: string } | 'outbox';
  */
 export type ActivityShown = { account: string } | 'none';
 
+/**
+ * Hands the store a transaction's last writes, asked for and not awaited, before its function returns: the store
+ * waits for them with its COMMIT (a server database gets them and the COMMIT in one round trip). When one fails, the
+ * transaction commits nothing and fails with that write's error. Each of their statements must have been asked for
+ * already (no write that waits for another's answer): a statement asked for after the COMMIT fails.
+ */
+export type LastWrites = (writes: readonly Promise<unknown>[]) => void;
+
 export interface Store extends Repos {
   /**
    * Runs `fn` in one atomic, durable transaction: every write goes through here. Reads on
    * the store itself see committed data only. `fn` must not call `transaction` again and
    * should not wait on anything but the repositories it is given.
    */
-  transaction<T>(fn: (tx: Repos) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(fn: (tx: Repos, lastWrites: LastWrites) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * A value that changes whenever a transaction commits, in this process or in another one
    * sharing the database; read caches compare it. Cheap and synchronous: it is read on every

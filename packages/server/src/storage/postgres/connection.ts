@@ -203,6 +203,8 @@ export class PgConnection implements SqlConnection {
   readonly bulkInserted = new Map<string, number>();
   /** Rows inserted, updated or deleted so far (a transaction that changed none counts no revision). */
   changedRows = 0;
+  /** Set once the transaction's COMMIT is asked for: a statement asked for after it would run outside it, so it fails. */
+  ended = false;
   private readonly statements: Statements;
   /** Awaited before the first query (the store's shared reads wait for the migrations). */
   private readonly before: (() => Promise<void>) | undefined;
@@ -218,6 +220,7 @@ export class PgConnection implements SqlConnection {
   }
 
   private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    if (this.ended) throw new Error('statement asked for after the transaction ended');
     if (this.before) await this.before();
     try {
       const result = await this.statements.query(toPositional(sql), params);

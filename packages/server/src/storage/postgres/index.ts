@@ -22,6 +22,21 @@ const MAX_ATTEMPTS = 5;
  */
 const ANALYZE_AFTER_ROWS = 10_000;
 
+/**
+ * Waits for every statement of a transaction and gives the revision counted and COMMIT's answer; when one failed,
+ * throws the first failure in the order they were sent (the cause: those after it failed as the aborted transaction's).
+ */
+async function settledInOrder<Counted, Committed>(
+  begun: Promise<unknown>,
+  last: readonly Promise<unknown>[],
+  counting: Promise<Counted> | undefined,
+  committing: Promise<Committed>,
+): Promise<[Counted | undefined, Committed]> {
+  const settled = await Promise.allSettled([begun, ...last, counting, committing]);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return [(await counting) as Counted | undefined, await committing];
+}
+
 export function openPostgresStore(options: PostgresOptions): Store {
   const pool = createPool(options);
   const migrated = migrate(pool);
@@ -47,6 +62,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
         throw storeError(error);
       });
       let broken = false;
+      const last: Promise<unknown>[] = [];
       try {
         const connection = new PgConnection(coalescing(client));
         // BEGIN goes out with the transaction's first statements (the pool's clients pipeline).
@@ -56,13 +72,16 @@ export function openPostgresStore(options: PostgresOptions): Store {
         ]);
         // Its failure fails the statements after it too; it is reported below or by them.
         begun.catch(() => undefined);
-        const result = await fn(sqlRepos(connection));
-        await begun;
-        // The revision and COMMIT in one round trip. If counting fails, COMMIT ends the transaction rolled back.
-        const [counted] = await Promise.all([
-          connection.changedRows > 0 ? countChange(connection, options?.changes) : undefined,
-          connection.command('COMMIT'),
-        ]);
+        const result = await fn(sqlRepos(connection), (writes) => last.push(...writes));
+        // A last write that failed before its statement went out would leave the others to commit: none is sent.
+        if (last.length > 0) await Promise.race([...last, undefined]);
+        // The revision and COMMIT go out with the last writes, in one round trip. A statement that fails aborts the
+        // transaction: the statements after it fail too, and COMMIT ends it rolled back.
+        const counting = connection.changedRows > 0 || last.length > 0 ? countChange(connection, options?.changes) : undefined;
+        const committing = connection.command('COMMIT');
+        connection.ended = true;
+        const [counted, committed] = await settledInOrder(begun, last, counting, committing);
+        if (committed.command !== 'COMMIT') throw new Error(`the transaction ended with ${committed.command}, not COMMIT`);
         if (counted) feed.committed(counted);
         for (const [table, inserted] of connection.bulkInserted) {
           const rows = (unanalyzed.get(table) ?? 0) + inserted;
@@ -72,6 +91,8 @@ export function openPostgresStore(options: PostgresOptions): Store {
         }
         return result;
       } catch (error) {
+        // Last writes handed over before `fn` failed fail with the transaction: that is reported by its error.
+        for (const write of last) write.catch(() => undefined);
         await client.query('ROLLBACK').catch(() => {
           broken = true;
         });

@@ -208,7 +208,10 @@ export function openSqliteStore(options: SqliteOptions): Store {
       groupCommit
         .run(async (tx) => {
           const before = revisions.writes();
-          const result = await fn(tx);
+          // SQLite's statements are done when asked for: the last writes are only awaited (their failure rolls back).
+          const last: Promise<unknown>[] = [];
+          const result = await fn(tx, (writes) => last.push(...writes));
+          await Promise.all(last);
           if (revisions.writes() !== before) revisions.count(options?.changes);
           return result;
         }, options?.durable !== false)
