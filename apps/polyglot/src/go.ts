@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundlePath, goClientDir, packageDir } from './paths.ts';
 import { run } from './run.ts';
-import { hashFiles, isUpToDate, markUpToDate } from './stamp.ts';
+import { hashFiles, isUpToDateOrKept, markUpToDateAndKeep } from './stamp.ts';
 
 export const goClientModule = 'aggregation.example/client';
 const toolsDir = join(packageDir, 'tools');
@@ -22,11 +22,11 @@ function runtimeVersion(): string {
 export async function generateGoClient(go: string): Promise<'generated' | 'up to date'> {
   const inputs = [bundlePath, configFile, join(toolsDir, 'go.mod'), join(toolsDir, 'go.sum'), join(goSmokeDir, 'go.mod')];
   const hash = hashFiles(inputs);
-  if (isUpToDate(goClientDir, hash)) return 'up to date';
+  if (isUpToDateOrKept(goClientDir, hash)) return 'up to date';
   rmSync(goClientDir, { recursive: true, force: true });
   mkdirSync(goClientDir, { recursive: true });
   await run(go, ['tool', 'oapi-codegen', '-config', configFile, '-o', join(goClientDir, 'client.gen.go'), bundlePath], { cwd: toolsDir });
   writeFileSync(join(goClientDir, 'go.mod'), `module ${goClientModule}\n\ngo 1.25\n\nrequire github.com/oapi-codegen/runtime ${runtimeVersion()}\n`);
-  markUpToDate(goClientDir, hash);
+  markUpToDateAndKeep(goClientDir, hash);
   return 'generated';
 }

@@ -3,12 +3,13 @@
 // against it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 import { withLock } from './lock.ts';
 import { mavenOptions, outputDir, outputRoot, smokeDir } from './openapi-generator.ts';
 import { artifactsDir, clientsDir, packageDir } from './paths.ts';
+import { cachedVenvDir, linkCachedVenv } from './python.ts';
 import { run } from './run.ts';
-import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
+import { hashFiles, isUpToDateOrKept, markUpToDateAndKeep, stampFile } from './stamp.ts';
 import { shortRunMavenEnv } from './toolchain.ts';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -32,28 +33,27 @@ const pythonVenv = join(clientsDir, '.venv-openapi-generator');
 export const pythonVenvPython = join(pythonVenv, 'bin', 'python');
 
 /**
- * The generated package pip-installed into its own virtualenv, its requirements held to python-constraints.txt;
- * reinstalled only when the generated code or the constraints changed. Returns the virtualenv's python.
+ * The generated package pip-installed into a virtualenv of its own, its requirements held to python-constraints.txt.
+ * The virtualenv is kept in the user's cache for this generation, these constraints and this Python, and linked from
+ * clients/.venv-openapi-generator (linkCachedVenv): installed again only when one of them changed. Returns its python.
  */
 export async function installPythonClient(python: string): Promise<string> {
   const generated = outputDir('python');
-  const hash = hashFiles([stampFile(outputRoot), pythonConstraints]);
-  if (!existsSync(pythonVenvPython)) await run(python, ['-m', 'venv', pythonVenv]);
-  if (isUpToDate(pythonVenv, hash)) return pythonVenvPython;
-  await run(pythonVenvPython, [
-    '-m',
-    'pip',
-    'install',
-    '--quiet',
-    '--disable-pip-version-check',
-    '--force-reinstall',
-    // Wheels only for what it requires (the generated package itself is built): nothing compiles from source.
-    '--only-binary=:all:',
-    '-c',
-    pythonConstraints,
-    generated,
-  ]);
-  markUpToDate(pythonVenv, hash);
+  const installed = `${readFileSync(stampFile(outputRoot), 'utf8')}\0${readFileSync(pythonConstraints, 'utf8')}`;
+  await linkCachedVenv(python, await cachedVenvDir('openapi-generator-python', python, installed), pythonVenv, async (venv) => {
+    await run(venv, [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      // Wheels only for what it requires (the generated package itself is built): nothing compiles from source.
+      '--only-binary=:all:',
+      '-c',
+      pythonConstraints,
+      generated,
+    ]);
+  });
   return pythonVenvPython;
 }
 
@@ -78,12 +78,14 @@ export async function compileJavaClient(mvn: string): Promise<string> {
   mkdirSync(target, { recursive: true });
   return withLock(join(target, '.compile-lock'), async () => {
     const hash = hashFiles([stampFile(outputRoot)]);
-    if (existsSync(classpathFile) && isUpToDate(target, hash)) return classpath();
+    // A clean checkout copies back the classes kept in the cache for the same generation (stamp.ts).
+    if (isUpToDateOrKept(target, hash) && existsSync(classpathFile)) return classpath();
     await run(mvn, [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`], {
       cwd: project,
       env: shortRunMavenEnv(),
     });
-    markUpToDate(target, hash);
+    // What running code against it needs: the classes, and the classpath of Maven's local repository.
+    markUpToDateAndKeep(target, hash, ['classes', basename(classpathFile)]);
     return classpath();
   });
 }

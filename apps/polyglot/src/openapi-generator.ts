@@ -5,11 +5,11 @@
 // bundle, its output and its options). Not `batch`, which runs them in one JVM but prints no warnings.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { clientsDir, packageDir, repoRoot } from './paths.ts';
 import { RunError, run } from './run.ts';
-import { hashFiles, isUpToDate, markUpToDate, stampFile } from './stamp.ts';
+import { hashFiles, isUpToDate, isUpToDateOrKept, markUpToDate, markUpToDateAndKeep, stampFile } from './stamp.ts';
 import { shortRunJvmOptions } from './toolchain.ts';
 
 export const openapiGeneratorVersion = '7.25.0';
@@ -114,7 +114,7 @@ export async function generateWithOpenapiGenerator(java: string, mvn: string): P
   // This module is an input too: how the generators are run decides what the log holds.
   const inputs = [...new Set(configs.map((config) => config.inputSpec)), ...configs.map((config) => config.file), jar, import.meta.filename];
   const hash = hashFiles(inputs);
-  if (isUpToDate(outputRoot, hash)) return 'up to date';
+  if (isUpToDateOrKept(outputRoot, hash)) return 'up to date';
   mkdirSync(outputRoot, { recursive: true });
   rmSync(stampFile(outputRoot), { force: true });
   // Whole directories: what an earlier generation or build wrote there (sources of other options, pip's build/ with
@@ -124,7 +124,8 @@ export async function generateWithOpenapiGenerator(java: string, mvn: string): P
   writeFileSync(generationLog, outcomes.map((outcome) => outcome.output).join('\n'));
   const failed = outcomes.find((outcome) => outcome.error);
   if (failed) throw failed.error;
-  markUpToDate(outputRoot, hash);
+  // The generator matrix writes its own clients beside these three: only these are kept.
+  markUpToDateAndKeep(outputRoot, hash, [...configs.map((config) => relative(outputRoot, config.outputDir)), basename(generationLog)]);
   return 'generated';
 }
 

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { currentVersion } from '@aggregation/openapi/contract';
@@ -17,3 +18,8 @@ export const bundlePath = generatorsBundlePath(currentVersion);
 
 /** Run outputs of the tests (gitignored). */
 export const artifactsDir = join(packageDir, 'artifacts');
+
+/** `$XDG_CACHE_HOME/aggregation-polyglot`, else `~/.cache/aggregation-polyglot`: installed tools, kept like pip's own cache. */
+export function toolsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'aggregation-polyglot');
+}

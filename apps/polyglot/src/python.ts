@@ -2,12 +2,13 @@
 // Python tools, generates the package `aggregation_client` into clients/python.
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { withLock } from './lock.ts';
-import { bundlePath, clientsDir, packageDir, pythonClientDir, venvDir } from './paths.ts';
+import { bundlePath, packageDir, pythonClientDir, toolsCacheDir, venvDir } from './paths.ts';
 import { run } from './run.ts';
-import { hashFiles, isUpToDate, markUpToDate } from './stamp.ts';
+import { hashFiles, isUpToDateOrKept, markUpToDateAndKeep } from './stamp.ts';
+
+export { toolsCacheDir };
 
 export const requirementsFile = join(packageDir, 'requirements.txt');
 const configFile = join(packageDir, 'openapi-python-client.yaml');
@@ -15,25 +16,25 @@ const configFile = join(packageDir, 'openapi-python-client.yaml');
 export const venvBin = join(venvDir, 'bin');
 export const venvPython = join(venvBin, 'python');
 
-/** `$XDG_CACHE_HOME/aggregation-polyglot`, else `~/.cache/aggregation-polyglot`: installed tools, kept like pip's own cache. */
-export function toolsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'aggregation-polyglot');
+/** The cached virtualenv for these pins and this Python: a changed pin, Python version or interpreter gets its own. */
+/** A virtualenv's folder in the cache: `name`, keyed by what is installed in it and by the Python it is made with. */
+export async function cachedVenvDir(name: string, python: string, installed: string | Buffer, cache = toolsCacheDir()): Promise<string> {
+  const { stdout: version } = await run(python, ['-c', 'import sys; print(sys.version)']);
+  const key = createHash('sha256').update(installed).update('\0').update(version.trim()).update('\0').update(realpathSync(python));
+  return join(cache, `${name}-${key.digest('hex').slice(0, 16)}`);
 }
 
 /** The cached virtualenv for these pins and this Python: a changed pin, Python version or interpreter gets its own. */
 export async function toolsVenvDir(python: string, cache = toolsCacheDir(), requirements = requirementsFile): Promise<string> {
-  const { stdout: version } = await run(python, ['-c', 'import sys; print(sys.version)']);
-  const key = createHash('sha256').update(readFileSync(requirements)).update('\0').update(version.trim()).update('\0').update(realpathSync(python));
-  return join(cache, `tools-${key.digest('hex').slice(0, 16)}`);
+  return cachedVenvDir('tools', python, readFileSync(requirements), cache);
 }
 
 /**
- * The virtualenv with the pinned requirements, at clients/.venv: a link to one kept in the user's cache, so that a
- * clean checkout does not install the same pins again. It is made in place (its scripts name their own path), under
- * a lock, and used only once marked complete.
+ * A virtualenv kept at `cached` in the user's cache, linked from `link` under clients/ so that a clean checkout does
+ * not install the same packages again. It is made in place (its scripts name their own path) by `install`, under a
+ * lock, and used only once marked complete.
  */
-export async function ensureVenv(python: string): Promise<string> {
-  const cached = await toolsVenvDir(python);
+export async function linkCachedVenv(python: string, cached: string, link: string, install: (venvPython: string) => Promise<void>): Promise<void> {
   const complete = join(cached, '.complete');
   if (!existsSync(complete)) {
     mkdirSync(join(cached, '..'), { recursive: true });
@@ -42,30 +43,28 @@ export async function ensureVenv(python: string): Promise<string> {
       // Made afresh: a venv whose making was interrupted (a stopped run) may lack pip.
       rmSync(cached, { recursive: true, force: true });
       await run(python, ['-m', 'venv', cached]);
-      // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
-      await run(join(cached, 'bin', 'python'), [
-        '-m',
-        'pip',
-        'install',
-        '--quiet',
-        '--disable-pip-version-check',
-        '--only-binary=:all:',
-        '-r',
-        requirementsFile,
-      ]);
+      await install(join(cached, 'bin', 'python'));
       writeFileSync(complete, '');
     });
   }
-  mkdirSync(clientsDir, { recursive: true });
-  if (!existsSync(venvDir) || realpathSync(venvDir) !== realpathSync(cached)) {
-    // Replaced in one step (a rename over the old link), so that another run never finds clients/.venv missing.
-    const link = `${venvDir}.${process.pid}`;
-    rmSync(link, { force: true });
-    symlinkSync(cached, link);
+  mkdirSync(join(link, '..'), { recursive: true });
+  if (!existsSync(link) || realpathSync(link) !== realpathSync(cached)) {
+    // Replaced in one step (a rename over the old link), so that another run never finds the link missing.
+    const partial = `${link}.${process.pid}`;
+    rmSync(partial, { force: true });
+    symlinkSync(cached, partial);
     // A virtualenv made in place by earlier versions of this script is a directory, which a rename cannot replace.
-    if (lstatSync(venvDir, { throwIfNoEntry: false })?.isDirectory()) rmSync(venvDir, { recursive: true, force: true });
-    renameSync(link, venvDir);
+    if (lstatSync(link, { throwIfNoEntry: false })?.isDirectory()) rmSync(link, { recursive: true, force: true });
+    renameSync(partial, link);
   }
+}
+
+/** The virtualenv with the pinned requirements, at clients/.venv, kept in the user's cache (linkCachedVenv). */
+export async function ensureVenv(python: string): Promise<string> {
+  await linkCachedVenv(python, await toolsVenvDir(python), venvDir, async (venv) => {
+    // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
+    await run(venv, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--only-binary=:all:', '-r', requirementsFile]);
+  });
   return venvPython;
 }
 
@@ -76,7 +75,7 @@ export function venvEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 export async function generatePythonClient(): Promise<'generated' | 'up to date'> {
   const hash = hashFiles([bundlePath, requirementsFile, configFile]);
-  if (isUpToDate(pythonClientDir, hash)) return 'up to date';
+  if (isUpToDateOrKept(pythonClientDir, hash)) return 'up to date';
   rmSync(pythonClientDir, { recursive: true, force: true });
   // --fail-on-warning: whatever in the description trips the generator fails here, to be fixed in the description.
   await run(
@@ -84,6 +83,6 @@ export async function generatePythonClient(): Promise<'generated' | 'up to date'
     ['generate', '--path', bundlePath, '--output-path', pythonClientDir, '--meta', 'setup', '--config', configFile, '--fail-on-warning'],
     { env: venvEnv() },
   );
-  markUpToDate(pythonClientDir, hash);
+  markUpToDateAndKeep(pythonClientDir, hash);
   return 'generated';
 }

@@ -1,0 +1,54 @@
+// A generated client kept in the tools cache under the hash of its inputs comes back into a clean checkout for the same
+// hash only; keeping a newer one drops the older; a folder other outputs share keeps only what it names.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { isUpToDate, isUpToDateOrKept, keptClientsDir, markUpToDateAndKeep } from '../src/stamp.ts';
+
+describe('generated clients kept between checkouts', () => {
+  const root = mkdtempSync(join(tmpdir(), 'polyglot-kept-'));
+  const cache = join(root, 'cache');
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** A generated folder `name` in a checkout of its own: `files` written, relative to it. */
+  function generated(checkout: string, name: string, files: Record<string, string>): string {
+    const dir = join(root, checkout, name);
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
+    return dir;
+  }
+
+  it('a clean checkout gets the kept copy for the same hash, and generates for any other', () => {
+    markUpToDateAndKeep(generated('first', 'python', { 'client/api.py': 'v1' }), 'aaa', undefined, cache);
+    const clean = join(root, 'second', 'python');
+    assert.equal(isUpToDateOrKept(clean, 'bbb', cache), false);
+    assert.equal(existsSync(clean), false);
+    assert.equal(isUpToDateOrKept(clean, 'aaa', cache), true);
+    assert.equal(readFileSync(join(clean, 'client', 'api.py'), 'utf8'), 'v1');
+    assert.ok(isUpToDate(clean, 'aaa'));
+  });
+
+  it('keeping a copy for a new hash drops the one kept for the old hash of the same output', () => {
+    markUpToDateAndKeep(generated('third', 'python', { 'client/api.py': 'v2' }), 'ccc', undefined, cache);
+    assert.deepEqual(
+      readdirSync(keptClientsDir(cache)).filter((entry) => entry.startsWith('python.')),
+      ['python.ccc'],
+    );
+    assert.equal(isUpToDateOrKept(join(root, 'fourth', 'python'), 'aaa', cache), false);
+  });
+
+  it('only the entries named are kept, and restoring leaves the folder’s other outputs in place', () => {
+    const dir = generated('fifth', 'shared', { 'java/A.java': 'a', 'generation.log': 'log', 'rust/lib.rs': 'matrix' });
+    markUpToDateAndKeep(dir, 'ddd', ['java', 'generation.log'], cache);
+    const other = generated('sixth', 'shared', { 'java/A.java': 'stale', 'rust/lib.rs': 'own' });
+    assert.equal(isUpToDateOrKept(other, 'ddd', cache), true);
+    assert.equal(readFileSync(join(other, 'java', 'A.java'), 'utf8'), 'a');
+    assert.equal(readFileSync(join(other, 'generation.log'), 'utf8'), 'log');
+    assert.equal(readFileSync(join(other, 'rust', 'lib.rs'), 'utf8'), 'own');
+    assert.equal(existsSync(join(keptClientsDir(cache), 'shared.ddd', 'rust')), false);
+  });
+});
