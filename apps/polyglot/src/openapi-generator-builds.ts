@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
-import { withLock } from './lock.ts';
+import { withLock } from '@aggregation/contract-tests/cached-venv';
 import { mavenOptions, outputDir, outputRoot, smokeDir } from './openapi-generator.ts';
 import { artifactsDir, clientsDir, packageDir } from './paths.ts';
 import { run } from './run.ts';

@@ -1,10 +1,9 @@
 // The Python client: openapi-python-client, pinned in requirements.txt and installed into a virtualenv of the project's
 // Python tools, generates the package `aggregation_client` into clients/python.
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { withLock } from './lock.ts';
+import { cachedVenvDir, ensureCachedVenv } from '@aggregation/contract-tests/cached-venv';
 import { bundlePath, clientsDir, packageDir, pythonClientDir, venvDir } from './paths.ts';
 import { run } from './run.ts';
 import { hashFiles, isUpToDate, markUpToDate } from './stamp.ts';
@@ -21,41 +20,23 @@ export function toolsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The cached virtualenv for these pins and this Python: a changed pin, Python version or interpreter gets its own. */
-export async function toolsVenvDir(python: string, cache = toolsCacheDir(), requirements = requirementsFile): Promise<string> {
-  const { stdout: version } = await run(python, ['-c', 'import sys; print(sys.version)']);
-  const key = createHash('sha256').update(readFileSync(requirements)).update('\0').update(version.trim()).update('\0').update(realpathSync(python));
-  return join(cache, `tools-${key.digest('hex').slice(0, 16)}`);
+export function toolsVenvDir(python: string, cacheDir = toolsCacheDir(), requirements = requirementsFile): Promise<string> {
+  return cachedVenvDir({ python, requirements, cacheDir, name: 'tools' });
 }
 
 /**
  * The virtualenv with the pinned requirements, at clients/.venv: a link to one kept in the user's cache, so that a
- * clean checkout does not install the same pins again. It is made in place (its scripts name their own path), under
- * a lock, and used only once marked complete.
+ * clean checkout does not install the same pins again.
  */
 export async function ensureVenv(python: string): Promise<string> {
-  const cached = await toolsVenvDir(python);
-  const complete = join(cached, '.complete');
-  if (!existsSync(complete)) {
-    mkdirSync(join(cached, '..'), { recursive: true });
-    await withLock(`${cached}.lock`, async () => {
-      if (existsSync(complete)) return;
-      // Made afresh: a venv whose making was interrupted (a stopped run) may lack pip.
-      rmSync(cached, { recursive: true, force: true });
-      await run(python, ['-m', 'venv', cached]);
-      // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
-      await run(join(cached, 'bin', 'python'), [
-        '-m',
-        'pip',
-        'install',
-        '--quiet',
-        '--disable-pip-version-check',
-        '--only-binary=:all:',
-        '-r',
-        requirementsFile,
-      ]);
-      writeFileSync(complete, '');
-    });
-  }
+  // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
+  const { dir: cached } = await ensureCachedVenv({
+    python,
+    requirements: requirementsFile,
+    cacheDir: toolsCacheDir(),
+    name: 'tools',
+    pipArgs: ['--only-binary=:all:'],
+  });
   mkdirSync(clientsDir, { recursive: true });
   if (!existsSync(venvDir) || realpathSync(venvDir) !== realpathSync(cached)) {
     // Replaced in one step (a rename over the old link), so that another run never finds clients/.venv missing.
