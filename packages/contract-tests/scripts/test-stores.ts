@@ -4,12 +4,13 @@
 //
 // The options are the command's (`--help`), plus `--store sqlite,postgres`; with --base-url it is the command itself.
 // The first store gets every chosen suite with the seeds given (default 20201012 with every phase, and a fresh one for
-// the phases a seed steers); further stores get Schemathesis with the first seed. Reports: reports/<store>/.
+// the phases a seed steers); further stores get Schemathesis with the first seed, at the same time. Reports:
+// reports/<store>/.
 import { join } from 'node:path';
 import { skipWhenMissing } from '@aggregation/test-support';
 import { Option } from 'commander';
 import { optionsOf, programOf } from '../src/options.ts';
-import { findPython } from '../src/python.ts';
+import { ensureEnv, findPython } from '../src/python.ts';
 import { runContractTests } from '../src/run.ts';
 import type { RunOptions } from '../src/suite.ts';
 import { type Server, SetupError, startLocalServer } from '../src/target.ts';
@@ -45,55 +46,73 @@ async function postgresServer(): Promise<Server | string> {
   };
 }
 
+/** One store's run: its server started, the suites run against it, closed; what it logged comes back as one block. */
+async function runStore(store: string, index: number): Promise<{ exitCode: number; lines: string[] }> {
+  const lines: string[] = [];
+  const log = (line: string) => void lines.push(line);
+  const server = store === 'postgres' ? await postgresServer() : await startLocalServer();
+  if (typeof server === 'string') {
+    if (skipWhenMissing(`the contract tests on PostgreSQL`, server)) return { exitCode: 0, lines };
+    return { exitCode: 1, lines };
+  }
+  const run: RunOptions = {
+    ...options,
+    reportDir: join(options.reportDir, store),
+    ...(index > 0 ? { suites: ['schemathesis' as const], seeds: options.seeds.slice(0, 1) } : {}),
+  };
+  log(`\n== ${store}`);
+  // The first run is also watched from the default application, as a developer's sandbox would be.
+  const watcher: WatchedApplication | undefined = index === 0 ? await watchDefaultApplication(server.baseUrl) : undefined;
+  let closed = false;
+  const watched: Server = {
+    ...server,
+    async close() {
+      // Compared while the server still runs, once every suite is done.
+      if (watcher) {
+        const problems = await watcher.compare();
+        await watcher.close();
+        for (const problem of problems) server.serverErrors.push(`the default application changed: ${problem}`);
+        log(
+          problems.length
+            ? `the default application changed:\n  ${problems.join('\n  ')}`
+            : "the default application's webhook URL, secrets and deliveries are as they were",
+        );
+      }
+      closed = true;
+      await server.close();
+    },
+  };
+  try {
+    const { exitCode } = await runContractTests(run, log, watched);
+    return { exitCode, lines };
+  } finally {
+    if (!closed) await server.close();
+  }
+}
+
 async function main(): Promise<number> {
   // A laptop without Python runs the rest and says so; CI=true fails instead (skipWhenMissing).
   if (options.suites.includes('schemathesis')) {
     const found = await findPython(options.python);
     if ('missing' in found && skipWhenMissing('the Schemathesis suite', found.missing))
       options.suites = options.suites.filter((s) => s !== 'schemathesis');
+    // Made once, before the stores' runs look for it at the same time; a failure is for the run to report (exit 2).
+    else if (!('missing' in found)) await ensureEnv(found, options.cacheDir, log).catch(() => undefined);
   }
   if (options.baseUrl) return (await runContractTests(options, log)).exitCode;
 
-  let exitCode = 0;
-  for (const [index, store] of stores.entries()) {
-    if (index > 0 && !options.suites.includes('schemathesis')) break;
-    const server = store === 'postgres' ? await postgresServer() : await startLocalServer();
-    if (typeof server === 'string') {
-      if (skipWhenMissing(`the contract tests on PostgreSQL`, server)) continue;
-      return 1;
-    }
-    const run: RunOptions = {
-      ...options,
-      reportDir: join(options.reportDir, store),
-      ...(index > 0 ? { suites: ['schemathesis' as const], seeds: options.seeds.slice(0, 1) } : {}),
-    };
-    log(`\n== ${store}`);
-    // The first run is also watched from the default application, as a developer's sandbox would be.
-    const watcher: WatchedApplication | undefined = index === 0 ? await watchDefaultApplication(server.baseUrl) : undefined;
-    let closed = false;
-    const watched: Server = {
-      ...server,
-      async close() {
-        // Compared while the server still runs, once every suite is done.
-        if (watcher) {
-          const problems = await watcher.compare();
-          await watcher.close();
-          for (const problem of problems) server.serverErrors.push(`the default application changed: ${problem}`);
-          log(
-            problems.length
-              ? `the default application changed:\n  ${problems.join('\n  ')}`
-              : "the default application's webhook URL, secrets and deliveries are as they were",
-          );
-        }
-        closed = true;
-        await server.close();
-      },
-    };
-    const { exitCode: code } = await runContractTests(run, log, watched);
-    if (!closed) await server.close();
-    exitCode = Math.max(exitCode, code);
-  }
-  return exitCode;
+  // Further stores run Schemathesis only; without it the first store's run is all there is.
+  const chosen = options.suites.includes('schemathesis') ? stores : stores.slice(0, 1);
+  // The stores run at the same time, each against its own server and database (a PostgreSQL cluster starts while
+  // SQLite is already being checked); each store's lines are printed together once its run ends.
+  const results = await Promise.all(
+    chosen.map(async (store, index) => {
+      const result = await runStore(store, index);
+      for (const line of result.lines) log(line);
+      return result.exitCode;
+    }),
+  );
+  return Math.max(0, ...results);
 }
 
 try {

@@ -1,4 +1,5 @@
 // Starts src/serve.ts in a child process and stops it gently (SIGTERM) or as a crash does (SIGKILL).
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StorageOptions } from '@aggregation/server';
 import { startListening } from '../../server/test/helpers/child.ts';
@@ -22,11 +23,14 @@ export interface ServerProcess {
 }
 
 const entry = join(import.meta.dirname, 'serve.ts');
+/** The suite starts some 25 servers: Node.js keeps their modules compiled (and stripped of types) for the next one. */
+const compileCache = process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'aggregation-fault-tests-compile-cache');
 
 export async function startServerProcess(location: StorageOptions, env: Record<string, string> = {}): Promise<ServerProcess> {
   const { child, url, output, exited } = await startListening(entry, {
     env: {
       ...process.env,
+      NODE_COMPILE_CACHE: compileCache,
       ...(location.url ? { DATABASE_URL: location.url } : { DATABASE_PATH: location.path ?? ':memory:' }),
       ...env,
     },

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import type { StorageOptions } from '@aggregation/server';
 import { afterAll, beforeAll, test } from 'vitest';
+import { mapLimited } from '../../../bench/lib/http.ts';
 import { eventually, type Receiver, receiver } from '../../server/test/helpers/harness.ts';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
 import { type Caller, callerOf, type Enrolled, enroll, errorShapeProblems, payee, type Reply } from '../src/api.ts';
@@ -175,12 +176,13 @@ for (const kind of kinds) {
       tally.acknowledgedPayments += acknowledged.size;
       const acknowledgedIds = new Set(acknowledged.values());
       tally.storedPayments += ids.filter((id) => acknowledgedIds.has(id)).length;
-      // A client retries what it never saw answered: each key makes one payment, whatever the crash left.
-      for (const key of attemptedKeys) {
+      // A client retries what it never saw answered: each key makes one payment, whatever the crash left. The keys
+      // are distinct, so they are retried WORKERS at a time, as the load sent them.
+      await mapLimited([...attemptedKeys], WORKERS, async (key) => {
         const retried = await pay(key);
         assert.equal(retried.status, 202, retried.text);
         if (acknowledged.has(key)) assert.equal(retried.body.id, acknowledged.get(key), `retrying ${key} paid again`);
-      }
+      });
       const afterRetries = await call('GET', `/accounts/${enrolled.checking}/payments`, { token: enrolled.token });
       assert.equal(afterRetries.body.length, attemptedKeys.size, 'each Idempotency-Key made exactly one payment');
     });
