@@ -3,6 +3,7 @@
 // answers calls until `stop`, after which it exits on its own so --cpu-prof profiles get written.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { stopsWithThisProcess } from '@aggregation/test-support';
 
 interface Reply {
   id: number;
@@ -27,11 +28,14 @@ export interface SpawnOptions {
 }
 
 export async function spawnChild<Info>(script: URL, args: unknown, options: SpawnOptions = {}): Promise<Child<Info>> {
-  const child: ChildProcess = spawn(process.execPath, [...(options.execArgv ?? []), script.pathname, JSON.stringify(args)], {
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    serialization: 'advanced',
-    env: { ...process.env, ...options.env },
-  });
+  // Killed with the bench, however it ends; a bench killed by SIGKILL closes the IPC channel, which ends the child.
+  const child: ChildProcess = stopsWithThisProcess(
+    spawn(process.execPath, [...(options.execArgv ?? []), script.pathname, JSON.stringify(args)], {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      env: { ...process.env, ...options.env },
+    }),
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);

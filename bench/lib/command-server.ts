@@ -9,6 +9,7 @@ import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { stopsWithThisProcess } from '@aggregation/test-support';
 import { childPids } from './proc.ts';
 
 export type StartedAs = 'npm start' | 'aggregation-sandbox bin';
@@ -62,20 +63,25 @@ function serving(root: number): number | undefined {
 
 export async function startCommandServer(as: StartedAs, databasePath: string, env: Record<string, string> = {}): Promise<CommandServer> {
   const [command, args] = commandOf(as);
-  const child: ChildProcess = spawn(command, args, {
-    cwd: serverPackage,
-    env: {
-      ...process.env,
-      // `node` in npm's scripts and in the bin's shebang is this Node.
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_PATH: databasePath,
-      ACCESS_LOG: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = stopsWithThisProcess(
+    spawn(command, args, {
+      cwd: serverPackage,
+      env: {
+        ...process.env,
+        // `node` in npm's scripts and in the bin's shebang is this Node.
+        PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_PATH: databasePath,
+        ACCESS_LOG: 'off',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // A process group of its own (npm, its shell, the server), killed whole with the bench, however the bench ends.
+      detached: true,
+    }),
+    { group: true },
+  );
   const output: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   const exited = once(child, 'exit');

@@ -2,13 +2,16 @@
 // each acknowledged write was synced to disk (when strace is installed and allowed to attach).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { stopsWithThisProcess } from '@aggregation/test-support';
 
 export function straceAvailable(): boolean {
   return spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0;
 }
 
 export async function countSyncs(pid: number, during: () => Promise<void>): Promise<number | undefined> {
-  const strace = spawn('strace', ['-f', '-c', '-e', 'trace=fsync,fdatasync', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const strace = stopsWithThisProcess(
+    spawn('strace', ['-f', '-c', '-e', 'trace=fsync,fdatasync', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] }),
+  );
   let output = '';
   strace.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   // strace prints "attached" per thread once it holds the process.

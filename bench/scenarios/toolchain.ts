@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
+import { stopsWithThisProcess } from '@aggregation/test-support';
 import type { Context } from '../lib/context.ts';
 import { readChildrenCpuSeconds } from '../lib/proc.ts';
 import { cleanCopy } from '../lib/repo-copy.ts';
@@ -50,7 +51,9 @@ function environment(cwd: string): NodeJS.ProcessEnv {
 async function time(command: string, args: string[], cwd: string): Promise<Run> {
   const started = performance.now();
   const cpuBefore = readChildrenCpuSeconds();
-  const child = spawn(command, args, { cwd, env: environment(cwd), stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own (npm, turbo and its tasks), killed whole with the bench, however the bench ends.
+  const spawned = spawn(command, args, { cwd, env: environment(cwd), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = stopsWithThisProcess(spawned, { group: true });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withLock } from '@aggregation/contract-tests/cached-venv';
 import { idempotentPosts } from './idempotency.ts';
-import { withLock } from './lock.ts';
 import { goClientDir, packageDir, repoRoot, toolsCacheDir } from './paths.ts';
 import { webhookVectorsPath } from './python-package.ts';
 import { run } from './run.ts';

@@ -4,10 +4,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, delimiter, join } from 'node:path';
-import { withLock } from './lock.ts';
+import { ensureCachedVenv, withLock } from '@aggregation/contract-tests/cached-venv';
 import { mavenOptions, outputDir, outputRoot, smokeDir } from './openapi-generator.ts';
 import { artifactsDir, clientsDir, packageDir } from './paths.ts';
-import { cachedVenvDir, linkCachedVenv } from './python.ts';
+import { linkVenv, toolsCacheDir } from './python.ts';
 import { run } from './run.ts';
 import { hashFiles, isUpToDateOrKept, markUpToDateAndKeep, stampFile } from './stamp.ts';
 import { shortRunMavenEnv } from './toolchain.ts';
@@ -35,25 +35,20 @@ export const pythonVenvPython = join(pythonVenv, 'bin', 'python');
 /**
  * The generated package pip-installed into a virtualenv of its own, its requirements held to python-constraints.txt.
  * The virtualenv is kept in the user's cache for this generation, these constraints and this Python, and linked from
- * clients/.venv-openapi-generator (linkCachedVenv): installed again only when one of them changed. Returns its python.
+ * clients/.venv-openapi-generator (linkVenv): installed again only when one of them changed. Returns its python.
  */
 export async function installPythonClient(python: string): Promise<string> {
   const generated = outputDir('python');
-  const installed = `${readFileSync(stampFile(outputRoot), 'utf8')}\0${readFileSync(pythonConstraints, 'utf8')}`;
-  await linkCachedVenv(python, await cachedVenvDir('openapi-generator-python', python, installed), pythonVenv, async (venv) => {
-    await run(venv, [
-      '-m',
-      'pip',
-      'install',
-      '--quiet',
-      '--disable-pip-version-check',
-      // Wheels only for what it requires (the generated package itself is built): nothing compiles from source.
-      '--only-binary=:all:',
-      '-c',
-      pythonConstraints,
-      generated,
-    ]);
+  const { dir } = await ensureCachedVenv({
+    python,
+    cacheDir: toolsCacheDir(),
+    name: 'openapi-generator-python',
+    // Wheels only for what it requires (the generated package itself is built): nothing compiles from source.
+    pipArgs: ['--only-binary=:all:', '-c', pythonConstraints],
+    packages: [generated],
+    key: `${readFileSync(stampFile(outputRoot), 'utf8')}\0${readFileSync(pythonConstraints, 'utf8')}`,
   });
+  linkVenv(dir, pythonVenv);
   return pythonVenvPython;
 }
 

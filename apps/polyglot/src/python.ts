@@ -1,9 +1,8 @@
 // The Python client: openapi-python-client, pinned in requirements.txt and installed into a virtualenv of the project's
 // Python tools, generates the package `aggregation_client` into clients/python.
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { withLock } from './lock.ts';
+import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { cachedVenvDir, ensureCachedVenv } from '@aggregation/contract-tests/cached-venv';
 import { bundlePath, packageDir, pythonClientDir, toolsCacheDir, venvDir } from './paths.ts';
 import { run } from './run.ts';
 import { hashFiles, isUpToDateOrKept, markUpToDateAndKeep } from './stamp.ts';
@@ -17,55 +16,38 @@ export const venvBin = join(venvDir, 'bin');
 export const venvPython = join(venvBin, 'python');
 
 /** The cached virtualenv for these pins and this Python: a changed pin, Python version or interpreter gets its own. */
-/** A virtualenv's folder in the cache: `name`, keyed by what is installed in it and by the Python it is made with. */
-export async function cachedVenvDir(name: string, python: string, installed: string | Buffer, cache = toolsCacheDir()): Promise<string> {
-  const { stdout: version } = await run(python, ['-c', 'import sys; print(sys.version)']);
-  const key = createHash('sha256').update(installed).update('\0').update(version.trim()).update('\0').update(realpathSync(python));
-  return join(cache, `${name}-${key.digest('hex').slice(0, 16)}`);
-}
-
-/** The cached virtualenv for these pins and this Python: a changed pin, Python version or interpreter gets its own. */
-export async function toolsVenvDir(python: string, cache = toolsCacheDir(), requirements = requirementsFile): Promise<string> {
-  return cachedVenvDir('tools', python, readFileSync(requirements), cache);
+export function toolsVenvDir(python: string, cacheDir = toolsCacheDir(), requirements = requirementsFile): Promise<string> {
+  return cachedVenvDir({ python, requirements, cacheDir, name: 'tools' });
 }
 
 /**
- * A virtualenv kept at `cached` in the user's cache, linked from `link` under clients/ so that a clean checkout does
- * not install the same packages again. It is made in place (its scripts name their own path) by `install`, under a
- * lock, and used only once marked complete.
+ * The virtualenv with the pinned requirements, at clients/.venv: a link to one kept in the user's cache, so that a
+ * clean checkout does not install the same pins again.
  */
-export async function linkCachedVenv(python: string, cached: string, link: string, install: (venvPython: string) => Promise<void>): Promise<void> {
-  const complete = join(cached, '.complete');
-  if (!existsSync(complete)) {
-    mkdirSync(join(cached, '..'), { recursive: true });
-    await withLock(`${cached}.lock`, async () => {
-      if (existsSync(complete)) return;
-      // Made afresh: a venv whose making was interrupted (a stopped run) may lack pip.
-      rmSync(cached, { recursive: true, force: true });
-      await run(python, ['-m', 'venv', cached]);
-      await install(join(cached, 'bin', 'python'));
-      writeFileSync(complete, '');
-    });
-  }
-  mkdirSync(join(link, '..'), { recursive: true });
-  if (!existsSync(link) || realpathSync(link) !== realpathSync(cached)) {
-    // Replaced in one step (a rename over the old link), so that another run never finds the link missing.
-    const partial = `${link}.${process.pid}`;
-    rmSync(partial, { force: true });
-    symlinkSync(cached, partial);
-    // A virtualenv made in place by earlier versions of this script is a directory, which a rename cannot replace.
-    if (lstatSync(link, { throwIfNoEntry: false })?.isDirectory()) rmSync(link, { recursive: true, force: true });
-    renameSync(partial, link);
-  }
+export async function ensureVenv(python: string): Promise<string> {
+  // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
+  const { dir: cached } = await ensureCachedVenv({
+    python,
+    requirements: requirementsFile,
+    cacheDir: toolsCacheDir(),
+    name: 'tools',
+    pipArgs: ['--only-binary=:all:'],
+  });
+  linkVenv(cached, venvDir);
+  return venvPython;
 }
 
-/** The virtualenv with the pinned requirements, at clients/.venv, kept in the user's cache (linkCachedVenv). */
-export async function ensureVenv(python: string): Promise<string> {
-  await linkCachedVenv(python, await toolsVenvDir(python), venvDir, async (venv) => {
-    // Wheels only: a package that has none fails at once instead of compiling from source for minutes.
-    await run(venv, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--only-binary=:all:', '-r', requirementsFile]);
-  });
-  return venvPython;
+/** Points `link` (under clients/) at a virtualenv kept in the user's cache. */
+export function linkVenv(cached: string, link: string): void {
+  mkdirSync(dirname(link), { recursive: true });
+  if (existsSync(link) && realpathSync(link) === realpathSync(cached)) return;
+  // Replaced in one step (a rename over the old link), so that another run never finds the link missing.
+  const partial = `${link}.${process.pid}`;
+  rmSync(partial, { force: true });
+  symlinkSync(cached, partial);
+  // A virtualenv made in place by earlier versions of this script is a directory, which a rename cannot replace.
+  if (lstatSync(link, { throwIfNoEntry: false })?.isDirectory()) rmSync(link, { recursive: true, force: true });
+  renameSync(partial, link);
 }
 
 /** Environment for the venv's programs (the generator runs ruff from it). */

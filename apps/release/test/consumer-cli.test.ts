@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { verifyWebhook } from '@aggregation/client';
-import { machineNode, type Printed, printedBy, skipWhenMissing } from '@aggregation/test-support';
+import { machineNode, type Printed, printedBy, skipWhenMissing, stopsWithThisProcess } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { cleanEnv, copyInstalledProject, run } from './support/project.ts';
 
@@ -46,8 +46,10 @@ async function aggregation(runtime: NodeRuntime, args: string[]): Promise<{ code
 
 function start(runtime: NodeRuntime, args: string[]): Running {
   const { command, args: argv, options } = npx(runtime, args);
-  // A process group of its own, as a terminal gives a command: Ctrl-C reaches npx and the command it runs.
-  const child = spawn(command, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // A process group of its own, as a terminal gives a command: Ctrl-C reaches npx and the command it runs. The whole
+  // group is killed when the test process ends, however it ends (a failed or timed-out test, Ctrl-C, turbo stopping it).
+  const spawned = spawn(command, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = stopsWithThisProcess(spawned, { group: true });
   return { child, ...printedBy(child, `aggregation ${args.join(' ')}`) };
 }
 

@@ -1,4 +1,5 @@
 // The `aggregation` command: its global options and every subcommand.
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { clockCommand } from './commands/clock.ts';
 import { deliveriesCommand } from './commands/deliveries.ts';
@@ -9,8 +10,14 @@ import { serveCommand } from './commands/serve.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { Context, DEFAULT_BASE_URL, type GlobalOptions } from './context.ts';
 
+/** The package's own version, from its package.json (next to `src/` and `dist/` alike). */
+export function cliVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 export function buildProgram(): Command {
   const program = new Command('aggregation')
+    .version(cliVersion(), '-v, --version', 'print the version of the aggregation command')
     .description('Develop against the account-aggregation and payments API: the sandbox, its webhooks and its request log.')
     .addOption(new Option('--base-url <url>', 'the server').env('AGGREGATION_BASE_URL').default(DEFAULT_BASE_URL))
     .addOption(new Option('--token <token>', 'a sandbox access token (default: the last `aggregation enroll`)').env('AGGREGATION_TOKEN'))

@@ -2,7 +2,7 @@
 // SQLite file and a free port), and checks what it printed and what it did to the server.
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,15 @@ describe('aggregation', () => {
     await server.waitFor(/Sandbox access token: test_token_/);
     assert.equal((await fetch(`${baseUrl}/institutions`)).status, 200);
     await eventually(() => /GET \/institutions 200 .* req_[a-z0-9]+/.test(server.stdout()));
+  });
+
+  test('--version and -v print the version of the package, as the built bin runs', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const printed = await run([flag]);
+      assert.equal(printed.code, 0, printed.stderr);
+      assert.equal(printed.stdout, `${version}\n`, flag);
+    }
   });
 
   test('--help has examples, on the program and on each command', async () => {

@@ -44,10 +44,12 @@ export function stopOnExit(stop: () => void): () => void {
 
 /**
  * `child` is killed (SIGKILL) when this process exits or is ended by a signal (see `stopOnExit`), so that a test
- * that waits on it with no limit of its own leaves nothing running; forgotten once it has exited by itself.
+ * that waits on it with no limit of its own leaves nothing running; forgotten once it has exited by itself. With
+ * `group`, its whole process group is: `child` was spawned with `detached: true` to lead a group of its own (npx or
+ * npm with the command they run, turbo with its tasks).
  */
-export function stopsWithThisProcess<T extends ChildProcess>(child: T): T {
-  const forget = stopOnExit(() => child.kill('SIGKILL'));
+export function stopsWithThisProcess<T extends ChildProcess>(child: T, { group = false } = {}): T {
+  const forget = stopOnExit(() => (group ? process.kill(-child.pid!, 'SIGKILL') : child.kill('SIGKILL')));
   child.once('exit', forget);
   return child;
 }

@@ -26,6 +26,22 @@ function running(pid: number): boolean {
   }
 }
 
+/**
+ * Runs `source` in a parent Node.js that stays up; once it has run and printed `pid <n>`, ends the parent with SIGTERM and
+ * waits (with no limit but the test's) until process n has ended too.
+ */
+async function endsWithParent(source: string): Promise<void> {
+  const parent = node(`import { spawn } from 'node:child_process';\n${source}\nconsole.log('ready');\nsetInterval(() => {}, 1000);`);
+  const printed = printedBy(parent);
+  const [, pid] = (await printed.waitFor(/pid (\d+)/)) as unknown as [string, string];
+  // Signalled only once `source` has run to its end (a child may print its pid before the parent has registered it).
+  await printed.waitFor(/^ready$/m);
+  const parentExited = once(parent, 'exit');
+  parent.kill('SIGTERM');
+  await parentExited;
+  while (running(Number(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 describe('stopOnExit', () => {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     it(`runs the stops when ${signal} ends the process, which then exits as the signal would`, async () => {
@@ -114,24 +130,28 @@ describe('childrenExitWithParent', () => {
 
 describe('stopsWithThisProcess', () => {
   it('kills the child when this process is ended by a signal', async () => {
-    const parent = node(
-      `import { spawn } from 'node:child_process';
-       const { stopsWithThisProcess } = await import(${JSON.stringify(processes)});
+    await endsWithParent(
+      `const { stopsWithThisProcess } = await import(${JSON.stringify(processes)});
        const child = stopsWithThisProcess(spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
-       console.log('pid', child.pid);
-       setInterval(() => {}, 1000);`,
+       console.log('pid', child.pid);`,
     );
-    const [, pid] = (await printedBy(parent).waitFor(/pid (\d+)/)) as unknown as [string, string];
-    const parentExited = once(parent, 'exit');
-    parent.kill('SIGTERM');
-    await parentExited;
-    while (running(Number(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
   });
 
   it('returns the child it was given', async () => {
     const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
     assert.equal(stopsWithThisProcess(child), child);
     await once(child, 'exit');
+  });
+});
+
+describe('stopsWithThisProcess with group', () => {
+  it("kills the child's whole process group, what it started too, when this process is ended by a signal", async () => {
+    // The shell's own child, not the shell, is the process watched.
+    await endsWithParent(
+      `const { stopsWithThisProcess } = await import(${JSON.stringify(processes)});
+       const child = spawn('sh', ['-c', 'sleep 1000 & echo pid $!; wait'], { stdio: ['ignore', 'inherit', 'ignore'], detached: true });
+       stopsWithThisProcess(child, { group: true });`,
+    );
   });
 });
 

@@ -13,6 +13,8 @@ interface ParamCheck {
   in: ParamLocation;
   required: boolean;
   schema: JsonObject;
+  /** The schema's types (through $ref and anyOf/oneOf/allOf), resolved once: text is coerced by them. */
+  types: ReadonlySet<string>;
   validate: ValidateFunction;
 }
 
@@ -98,6 +100,7 @@ export class RequestValidator {
           in: param.in as ParamLocation,
           required: param.required,
           schema: param.schema ?? {},
+          types: typesOf(contract, param.schema ?? {}),
           validate: contract.validatorAt(param.schemaPointer),
         }));
       const body: BodyCheck | undefined = requestBody && {
@@ -159,7 +162,7 @@ export class RequestValidator {
         else add(param.name, UNSTORABLE_MESSAGE);
         continue;
       }
-      const value = coerceScalar(this.contract, param.schema, raw);
+      const value = coerceScalar(param.types, raw);
       if (!param.validate(value)) {
         for (const error of param.validate.errors ?? []) add(param.name, messageOf(error));
         continue;
@@ -195,8 +198,7 @@ export class RequestValidator {
 }
 
 /** Query, path and header values arrive as text: turn them into what the schema expects. */
-function coerceScalar(contract: ContractValidator, schema: JsonObject, raw: string): unknown {
-  const types = typesOf(contract, schema);
+function coerceScalar(types: ReadonlySet<string>, raw: string): unknown {
   if ((types.has('integer') || types.has('number')) && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
   if (types.has('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
   return raw;
@@ -218,7 +220,7 @@ function typesOf(contract: ContractValidator, schema: JsonObject | undefined): S
 /** Form fields are all text; nested objects come from `a[b]` names. Coerce leaves by the schema. */
 function coerceForm(contract: ContractValidator, schema: JsonObject, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return typeof value === 'string' ? coerceScalar(contract, schema, value) : value;
+    return typeof value === 'string' ? coerceScalar(typesOf(contract, schema), value) : value;
   }
   const resolved = deref(contract.doc, schema);
   const properties = (resolved.properties ?? {}) as Record<string, JsonObject>;

@@ -30,6 +30,9 @@ const OPERATION = 'listTransactions';
 const PAGE_URL = /^\/accounts\/([A-Za-z0-9_]+)\/transactions\?([A-Za-z0-9_=&.:-]+)$/;
 /** Query values that read the same whatever parses them. */
 const PLAIN = /^[A-Za-z0-9_.:-]+$/;
+const REQUEST_ID_NAME = REQUEST_ID_HEADER.toLowerCase();
+const ENROLLMENT_STATUS_NAME = ENROLLMENT_STATUS_HEADER.toLowerCase();
+const VERSION_NAME = VERSION_HEADER.toLowerCase();
 /** A Host the adapter takes as it is (lower case, a port or none). */
 const PLAIN_HOST = /^[a-z0-9.-]+(:[0-9]{1,5})?$/;
 
@@ -134,13 +137,19 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
   const write = (incoming: IncomingMessage, outgoing: ServerResponse, started: number, { body, version, enrollment }: Page): void => {
     const requestId = newRequestId();
     // As the app's response carries them (its Headers list names lower-cased, in order), then the adapter's length.
-    outgoing.writeHead(200, {
-      'content-type': JSON_CONTENT_TYPE,
-      [REQUEST_ID_HEADER.toLowerCase()]: requestId,
-      [ENROLLMENT_STATUS_HEADER.toLowerCase()]: enrollmentStatus(enrollment),
-      [VERSION_HEADER.toLowerCase()]: version,
-      'Content-Length': body.byteLength,
-    });
+    // A flat list: node:http writes it as it is, without an object's keys to walk.
+    outgoing.writeHead(200, [
+      'content-type',
+      JSON_CONTENT_TYPE,
+      REQUEST_ID_NAME,
+      requestId,
+      ENROLLMENT_STATUS_NAME,
+      enrollmentStatus(enrollment),
+      VERSION_NAME,
+      version,
+      'Content-Length',
+      String(body.byteLength),
+    ]);
     outgoing.end(body);
     serve.answered += 1;
     edge.observe({

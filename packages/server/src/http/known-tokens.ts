@@ -38,7 +38,9 @@ export class KnownTokens {
     const { store } = this;
     if (!store.scopedRevision) return read();
     const known = this.entries.get(tokenHash);
-    if (known && (await this.current(incoming))) {
+    // Awaited only when it is a promise: a settled answer costs no turn of the microtask queue.
+    const current = known && this.current(incoming);
+    if (known && (current === true || (current !== false && (await current)))) {
       // Read before the revision: a commit in between shows in the revision, and the next request checks again.
       const mark = store.changeMark();
       if (known.mark === mark || store.scopedRevision(known.enrollment.id, NO_ACTIVITY) === known.revision) {

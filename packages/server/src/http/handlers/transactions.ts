@@ -49,8 +49,8 @@ export async function joinedPage(
   const { base } = view;
   const shape = `${view.version}\n${base}`;
   const items = keys.map((key) => renderedRows.get(shape, key) as ItemJson<'listTransactions'> | undefined);
+  if (!items.includes(undefined)) return items as ItemJson<'listTransactions'>[];
   const missing = keys.filter((_, index) => items[index] === undefined);
-  if (missing.length === 0) return items as ItemJson<'listTransactions'>[];
   const rows = new Map(
     (
       await transactionsOf(
