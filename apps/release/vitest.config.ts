@@ -1,6 +1,11 @@
+import { mergeConfig } from 'vitest/config';
 import { workspaceTests } from '../../vitest.shared.ts';
 
-export default workspaceTests({
-  name: '@aggregation/release',
-  coverageFloor: { statements: 64, branches: 50, functions: 92, lines: 63 },
-});
+export default mergeConfig(
+  workspaceTests({
+    name: '@aggregation/release',
+    coverageFloor: { statements: 64, branches: 50, functions: 92, lines: 63 },
+  }),
+  // The packed packages, installed once for the files that use them.
+  { test: { globalSetup: ['test/support/installed.ts'] } },
+);

@@ -2,10 +2,12 @@
 // layer of go/ (token authentication, typed errors, retries, webhook verification and their tests, README), the
 // POSTs that take an Idempotency-Key (idempotency.gen.go, from the description) and the shared webhook vectors as
 // its testdata, assembled into a folder that `go vet` and `go test` must pass.
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withLock } from '@aggregation/contract-tests/cached-venv';
 import { idempotentPosts } from './idempotency.ts';
-import { goClientDir, packageDir, repoRoot } from './paths.ts';
+import { goClientDir, packageDir, repoRoot, toolsCacheDir } from './paths.ts';
 import { webhookVectorsPath } from './python-package.ts';
 import { run } from './run.ts';
 
@@ -29,11 +31,48 @@ export function assembleGoModule(outDir: string): string {
   return outDir;
 }
 
-/** Writes the module into `outDir` (run generateGoClient first), completes its go.sum, then vets and tests it. */
+/** The files `go mod tidy` completes, kept with the record of a module that passed `go vet` and `go test`. */
+const tidied = ['go.mod', 'go.sum'];
+
+/** What a module's checks depend on: every file of the folder, by its name in it, and the Go that checks it. */
+function moduleHash(dir: string, goVersion: string): string {
+  const hash = createHash('sha256').update(goVersion).update('\0');
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .sort();
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(dir, file)))
+      .update('\0');
+  return hash.digest('hex');
+}
+
+/**
+ * Writes the module into `outDir` (run generateGoClient first), completes its go.sum, then vets and tests it. Both
+ * `npm run release:pack` and the polyglot tests build the same module, often at once: the checks run once for the same
+ * files on the same Go (under a lock), and a module that passed them gets the go.mod and go.sum recorded then.
+ */
 export async function buildGoModule(go: string, outDir: string): Promise<string> {
   assembleGoModule(outDir);
-  await run(go, ['mod', 'tidy'], { cwd: outDir });
-  await run(go, ['vet', './...'], { cwd: outDir });
-  await run(go, ['test', './...'], { cwd: outDir });
+  const { stdout: goVersion } = await run(go, ['env', 'GOVERSION']);
+  const record = join(toolsCacheDir(), 'go-module-checked', moduleHash(outDir, goVersion.trim()));
+  mkdirSync(join(record, '..'), { recursive: true });
+  await withLock(`${record}.lock`, async () => {
+    if (existsSync(record)) {
+      for (const file of tidied) cpSync(join(record, file), join(outDir, file));
+      return;
+    }
+    await run(go, ['mod', 'tidy'], { cwd: outDir });
+    await run(go, ['vet', './...'], { cwd: outDir });
+    await run(go, ['test', './...'], { cwd: outDir });
+    // Written beside and renamed, so that a record is never found half made.
+    const partial = `${record}.${process.pid}`;
+    mkdirSync(partial, { recursive: true });
+    for (const file of tidied) cpSync(join(outDir, file), join(partial, file));
+    renameSync(partial, record);
+  });
   return outDir;
 }

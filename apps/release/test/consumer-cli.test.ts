@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { verifyWebhook } from '@aggregation/client';
 import { machineNode, type Printed, printedBy, skipWhenMissing, stopsWithThisProcess } from '@aggregation/test-support';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { cleanEnv, installPacked, run, temporaryDir } from './support/project.ts';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { cleanEnv, copyInstalledProject, run } from './support/project.ts';
 
 /** A Node.js to run the command on: the folder whose `node` comes first on PATH. */
 interface NodeRuntime {
@@ -87,20 +87,21 @@ describe('the packed CLI, installed outside the repository', () => {
   const project24 = (): NodeRuntime => ({ label: 'project', dir: dirname(process.execPath) });
 
   beforeAll(async () => {
-    project = await temporaryDir('aggregation-cli-consumer-');
+    // The CLI (with the client, the types and the server) installed from their tarballs into a project of its own.
+    project = await copyInstalledProject(inject('installedProject'), 'aggregation-cli-consumer-');
     await mkdir(configDir());
-    await installPacked(project, ['@aggregation/cli']);
     if (machine) nodes.set('machine', { label: 'machine', dir: dirname(machine) });
     nodes.set('node22', { label: 'node22', dir: await node22Dir() });
     nodes.set('project', project24());
-    // Without the server beside it, `serve` says how to install it.
+    // Without the server beside it (moved out of node_modules for this one run), `serve` says how to install it.
+    const server = join(project, 'node_modules', '@aggregation', 'server');
+    await rename(server, join(project, 'server-moved-out'));
     const missing = await aggregation(project24(), ['serve', '--port', '0']);
     serveOutput = `${missing.code} ${missing.stderr}`;
-    // Then with the server installed, as an integrator would add it.
-    await installPacked(project, ['@aggregation/cli', '@aggregation/server']);
+    // Then with the server back, as an integrator who installed it would have it.
+    await rename(join(project, 'server-moved-out'), server);
     serve = start(project24(), ['serve', '--port', '0', '--database', join(project, 'sandbox.sqlite'), '--no-access-log']);
     baseUrl = (await serve.waitFor(/Listening on (http:\/\/\S+)/))[1]!;
-    // npm installs the tarballs and their dependencies from the registry: minutes on a busy machine.
   });
 
   afterAll(async () => {

@@ -14,14 +14,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { documentNames } from '@aggregation/openapi/contract';
-import { findToolchain, missingTool, pythonLayerDir } from '@aggregation/polyglot';
+import { findToolchain, missingTool, pythonLayerDir, venvPython } from '@aggregation/polyglot';
 import { chromiumArgs, findChromium, machineNode, skipWhenMissing } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { goReleaseDir, pythonReleaseDir } from '../src/packages.ts';
-import { cleanEnv, installPacked, run, temporaryDir } from './support/project.ts';
+import { consumerTemplate } from './support/installed.ts';
+import { cleanEnv, copyInstalledProject, run } from './support/project.ts';
 
-const consumerTemplate = join(import.meta.dirname, '..', 'consumer');
 const pythonExamplesDir = join(pythonLayerDir, 'examples');
 
 // A webhook signed the way the description says, computed here with node:crypto, independently of the client.
@@ -55,9 +55,8 @@ describe('the packed npm packages, installed outside the repository', () => {
   let expectedAccountTypes: string[];
 
   beforeAll(async () => {
-    project = await temporaryDir('aggregation-consumer-');
-    await cp(consumerTemplate, project, { recursive: true });
-    await installPacked(project, ['@aggregation/client', '@aggregation/server']);
+    // The client and the server (with the CLI) installed from their tarballs into a copy of consumer/.
+    project = await copyInstalledProject(inject('installedProject'), 'aggregation-consumer-');
 
     // The sandbox server from the same install, on Node.js 24, as `npx @aggregation/server` would start it.
     sandbox = spawn(process.execPath, [join(project, 'node_modules', '.bin', 'aggregation-sandbox')], {
@@ -75,7 +74,6 @@ describe('the packed npm packages, installed outside the repository', () => {
     const response = await fetch(`${baseUrl}/accounts`, { headers: { authorization: `Basic ${btoa(`${token}:`)}` } });
     expectedAccountTypes = ((await response.json()) as { type: string }[]).map((account) => account.type);
     assert.ok(expectedAccountTypes.length > 0);
-    // npm installs every tarball and its dependencies from the registry: minutes on a busy machine.
   });
 
   afterAll(async () => {
@@ -142,9 +140,10 @@ describe('the packed npm packages, installed outside the repository', () => {
     const wheel = readdirSync(pythonReleaseDir).find((file) => file.endsWith('.whl'));
     assert.ok(wheel, 'no wheel in dist/release/python: npm run release:pack');
     const venv = join(project, 'venv');
-    await run(toolchain.python!, ['-m', 'venv', venv], { env: cleanEnv() });
+    // Without a pip of its own (ensurepip costs seconds of CPU): the pip of the project's tools installs into it.
+    await run(toolchain.python!, ['-m', 'venv', '--without-pip', venv], { env: cleanEnv() });
     const python = join(venv, 'bin', 'python');
-    await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', join(pythonReleaseDir, wheel)], {
+    await run(venvPython, ['-m', 'pip', '--python', python, 'install', '--quiet', '--disable-pip-version-check', join(pythonReleaseDir, wheel)], {
       env: cleanEnv(),
       maxBuffer: 16 * 1024 * 1024,
     });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -61,4 +61,15 @@ export async function installPacked(dir: string, names: string[]): Promise<void>
     env: cleanEnv(),
     maxBuffer: 16 * 1024 * 1024,
   });
+}
+
+/**
+ * A copy of the project that the test setup installed once (support/installed.ts), in a new temporary folder: links
+ * kept as they are, so that node_modules/.bin still leads into the copy.
+ */
+export async function copyInstalledProject(installed: { dir: string } | { error: string }, prefix: string): Promise<string> {
+  if ('error' in installed) throw new Error(`the packed packages could not be installed: ${installed.error}`);
+  const dir = await temporaryDir(prefix);
+  await cp(installed.dir, dir, { recursive: true, verbatimSymlinks: true });
+  return dir;
 }
