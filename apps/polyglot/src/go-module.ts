@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { join } from 'node:path';
 import { withLock } from '@aggregation/contract-tests/cached-venv';
 import { idempotentPosts } from './idempotency.ts';
-import { goClientDir, packageDir, repoRoot, toolsCacheDir } from './paths.ts';
+import { clientsDir, goClientDir, packageDir, repoRoot } from './paths.ts';
 import { webhookVectorsPath } from './python-package.ts';
 import { run } from './run.ts';
 
@@ -58,7 +58,8 @@ function moduleHash(dir: string, goVersion: string): string {
 export async function buildGoModule(go: string, outDir: string): Promise<string> {
   assembleGoModule(outDir);
   const { stdout: goVersion } = await run(go, ['env', 'GOVERSION']);
-  const record = join(toolsCacheDir(), 'go-module-checked', moduleHash(outDir, goVersion.trim()));
+  // In this checkout's ignored clients/, not the user's cache: a clean checkout vets and tests the module again.
+  const record = join(clientsDir, '.cache', 'go-module-checked', moduleHash(outDir, goVersion.trim()));
   mkdirSync(join(record, '..'), { recursive: true });
   await withLock(`${record}.lock`, async () => {
     if (existsSync(record)) {
