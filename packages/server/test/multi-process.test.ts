@@ -268,9 +268,9 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
     );
   const stored = async (scope: string) =>
     Number((await admin.query('SELECT revision FROM change_scopes WHERE scope = $1', [scope])).rows[0]?.revision ?? 0);
-  /** Both stores' revisions of each enrollment, once B has heard of everything committed so far. */
+  /** Both stores' revisions of each enrollment, once each has heard of everything committed so far. */
   const seen = async (ids: string[]) => {
-    assert.equal(await synced(b), true);
+    assert.deepEqual(await Promise.all([synced(a), synced(b)]), [true, true]);
     return ids.map((id) => [a.scopedRevision!(id), b.scopedRevision!(id)]);
   };
 
