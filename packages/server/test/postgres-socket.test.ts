@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { test } from 'vitest';
-import { servedSuite, testApp } from './helpers/harness.ts';
+import { eventually, servedSuite, testApp } from './helpers/harness.ts';
 import { describeUnless, storeKinds } from './helpers/stores.ts';
 
 const postgres = (await storeKinds()).find((kind) => kind.name === 'postgres')!;
@@ -39,6 +39,9 @@ describeUnless(skip, 'PostgreSQL through a Unix socket', () => {
     try {
       const { token, accounts } = await overTcp.enroll();
       const balances = `/accounts/${accounts[0].id}/balances`;
+      // Nothing is replayed until the change feed listens and has heard the enrollment: a loaded machine can delay both.
+      const { store } = suite.running.app;
+      await eventually(() => new Promise<boolean>((resolve) => store.syncChanges!(resolve)));
       const first = await suite.http('GET', balances, { token });
       assert.equal(first.status, 200);
       const hits = suite.running.app.readCache!.hits;
