@@ -1,6 +1,7 @@
 // `aggregation logs tail`: the server's request log as it happens, from `GET /sandbox/logs`.
 import type { Command } from 'commander';
 import { Context } from '../context.ts';
+import { linesUntil } from '../lines.ts';
 import { clockTime, paint, printJson, statusStyle } from '../output.ts';
 import { untilSignal } from '../signals.ts';
 
@@ -51,25 +52,15 @@ Examples:
       const stream = await context.ok(sandbox.GET('/sandbox/logs', { parseAs: 'stream', signal: abort.signal }), 'GET /sandbox/logs');
       console.error(paint('dim', `Tailing the request log of ${context.baseUrl} (Ctrl-C to stop)`, process.stderr));
       const stopped = untilSignal().then(() => abort.abort());
-      let buffered = '';
-      const decoder = new TextDecoder();
-      const reader = (stream as ReadableStream<Uint8Array>).getReader();
       try {
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-          buffered += decoder.decode(chunk.value, { stream: true });
-          for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
-            const text = buffered.slice(0, newline);
-            buffered = buffered.slice(newline + 1);
-            if (!text.trim()) continue;
-            const line = JSON.parse(text) as LogLine;
-            if (context.json) printJson(line);
-            else console.log(describe(line));
-          }
+        for await (const text of linesUntil(stream as ReadableStream<Uint8Array>, stopped)) {
+          const line = JSON.parse(text) as LogLine;
+          if (context.json) printJson(line);
+          else console.log(describe(line));
         }
       } catch (error) {
         if (!abort.signal.aborted) throw error;
       }
       if (!abort.signal.aborted) console.error('The server ended the stream.');
-      void stopped;
     });
 }
