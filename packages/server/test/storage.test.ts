@@ -93,13 +93,17 @@ interface Inspect {
   applied(location: StorageOptions): Promise<number[]>;
   /** The plan of a deep keyset page: it must walk the index and not sort. */
   pagePlan(location: StorageOptions): Promise<{ usesIndex: boolean; sorts: boolean; text: string }>;
-  /** The plan of a page's keys (ids and versions), where it must be read from the index alone. */
-  keysPlan?(location: StorageOptions): Promise<{ indexOnly: boolean; text: string }>;
+  /** A database migrated up to (not including) `version`, with these rows written into its tables as they are. */
+  before(location: StorageOptions, version: number, rows: readonly (readonly [table: string, row: object])[]): Promise<void>;
+  /** The migration that gives transactions their stamps. */
+  stampsMigration: number;
+  /** The plan of a page's stamps, which must be read from the index alone. */
+  stampsPlan?(location: StorageOptions): Promise<{ indexOnly: boolean; text: string }>;
 }
 
 const PAGE_SQL = 'SELECT * FROM transactions WHERE account_id = ? AND (date, seq) < (?, ?) ORDER BY date DESC, seq DESC LIMIT ?';
 const PAGE_PARAMS = ['acc_1', '2024-02-01', 5, 10];
-const KEYS_SQL = PAGE_SQL.replace('SELECT *', 'SELECT id, version');
+const STAMPS_SQL = `SELECT json_group_array(value) FROM (${PAGE_SQL.replace('SELECT *', 'SELECT stamp AS value')})`;
 
 /** SQLite's plan of a statement, one step a line. */
 function sqlitePlan(path: string, sql: string): string {
@@ -122,8 +126,22 @@ const inspect: Record<StoreKind['name'], Inspect> = {
       const text = sqlitePlan(path!, PAGE_SQL);
       return { usesIndex: /USING INDEX transactions_by_account_date/.test(text), sorts: /TEMP B-TREE/.test(text), text };
     },
-    async keysPlan({ path }) {
-      const text = sqlitePlan(path!, KEYS_SQL);
+    async before({ path }, version, rows) {
+      const db = new DatabaseSync(path!);
+      db.exec('CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+      for (const migration of sqliteMigrations.filter((m) => m.version < version)) {
+        db.exec(migration.sql);
+        db.prepare('INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, 0)').run(migration.version, migration.name);
+      }
+      for (const [table, row] of rows) {
+        const values = Object.values(row).map((value) => (typeof value === 'boolean' ? Number(value) : value));
+        db.prepare(`INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${values.map(() => '?').join(', ')})`).run(...values);
+      }
+      db.close();
+    },
+    stampsMigration: 8,
+    async stampsPlan({ path }) {
+      const text = sqlitePlan(path!, STAMPS_SQL);
       return { indexOnly: /USING COVERING INDEX/.test(text) && !/TEMP B-TREE/.test(text), text };
     },
   },
@@ -136,6 +154,21 @@ const inspect: Record<StoreKind['name'], Inspect> = {
       await client.end();
       return rows.map((row) => row.version);
     },
+    async before({ url }, version, rows) {
+      const client = new pg.Client(url);
+      await client.connect();
+      await client.query('CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+      for (const migration of postgresMigrations.filter((m) => m.version < version)) {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO migrations (version, name, applied_at) VALUES ($1, $2, 0)', [migration.version, migration.name]);
+      }
+      for (const [table, row] of rows) {
+        const names = Object.keys(row);
+        await client.query(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+      }
+      await client.end();
+    },
+    stampsMigration: 6,
     async pagePlan({ url }) {
       const client = new pg.Client(url);
       await client.connect();
@@ -277,30 +310,117 @@ for (const kind of await storeKinds()) {
       );
       const ranged = await store.transactions.page('acc_1', { startDate: '2024-02-01', endDate: '2024-02-28', limit: 5000 });
       assert.equal(ranged.length, 1000);
-      // Every column comes back as written, with the row's version (no update yet).
-      assert.deepEqual(await store.transactions.get('acc_1', 'txn_8'), { ...rows[7], version: 0 });
-      // The page's keys are its rows' ids and versions in its order; an update counts the version up.
-      // A patch made from a whole row (as the sandbox's posting does) carries a version: not written.
-      const whole: TransactionRow = { ...sorted[1]!, processing_status: 'complete', version: 7 };
+      // Every column comes back as written, with the row's version (no update yet) and the stamp the store gave it.
+      const eighth = await store.transactions.get('acc_1', 'txn_8');
+      assert.ok(Number.isSafeInteger(eighth?.stamp), `a stamp: ${eighth?.stamp}`);
+      assert.deepEqual(eighth, { ...rows[7], version: 0, stamp: eighth!.stamp });
+      const all = await store.transactions.page('acc_1', { limit: 5000 });
+      const highest = Math.max(...all.map((r) => r.stamp!));
+      assert.equal(new Set(all.map((r) => r.stamp)).size, rows.length, 'every row has its own stamp');
+      // The page's stamps are its rows' in its order; an update gives the row a new one, above every other.
+      // A patch made from a whole row (as the sandbox's posting does) carries a version and a stamp: not written.
+      const before = await store.transactions.pageStamps('acc_1', { limit: 3 });
+      assert.deepEqual(
+        before,
+        all.slice(0, 3).map((r) => r.stamp),
+      );
+      const whole: TransactionRow = { ...sorted[1]!, processing_status: 'complete', version: 7, stamp: before[0] };
       await store.transaction((tx) => tx.transactions.update(sorted[1]!.id, whole));
+      const after = await store.transactions.pageStamps('acc_1', { limit: 3 });
+      assert.deepEqual([after[0], after[2]], [before[0], before[2]]);
+      assert.ok(after[1]! > highest, `the updated row's stamp ${after[1]} is above every earlier one (${highest})`);
+      const some = await store.transactions.getByStamps('acc_1', [after[1]!, after[2]!, before[1]!, highest + 1_000_000]);
       assert.deepEqual(
-        await store.transactions.pageKeys('acc_1', { limit: 3 }),
-        sorted.slice(0, 3).map((r, i) => ({ id: r.id, version: i === 1 ? 1 : 0 })),
-      );
-      const some = await store.transactions.getMany('acc_1', [sorted[1]!.id, sorted[2]!.id, 'txn_none']);
-      assert.deepEqual(
-        some.map((r) => [r.id, r.version, r.processing_status]).sort(),
+        some.map((r) => [r.id, r.version, r.processing_status, r.stamp]).sort(),
         [
-          [sorted[1]!.id, 1, 'complete'],
-          [sorted[2]!.id, 0, sorted[2]!.processing_status],
+          [sorted[1]!.id, 1, 'complete', after[1]],
+          [sorted[2]!.id, 0, sorted[2]!.processing_status, after[2]],
         ].sort(),
+        'a row is found at its current stamp only',
       );
-      assert.deepEqual(await store.transactions.getMany('acc_2', [sorted[1]!.id]), [], "another account's rows are not its");
+      assert.deepEqual(await store.transactions.getByStamps('acc_2', [after[1]!]), [], "another account's rows are not its");
+      assert.deepEqual(await store.transactions.pageStamps('acc_2', { limit: 3 }), [], 'an account without rows has no stamps');
       const plan = await inspect[kind.name].pagePlan(location);
       assert.ok(plan.usesIndex, plan.text);
       assert.ok(!plan.sorts, `no sort step: ${plan.text}`);
-      const keysPlan = await inspect[kind.name].keysPlan?.(location);
-      if (keysPlan) assert.ok(keysPlan.indexOnly, `the page's keys come from the index alone: ${keysPlan.text}`);
+      const stampsPlan = await inspect[kind.name].stampsPlan?.(location);
+      if (stampsPlan) assert.ok(stampsPlan.indexOnly, `the page's stamps come from the index alone: ${stampsPlan.text}`);
+    });
+
+    test('a database from before stamps: its rows get one each, pages read them, and later writes get new ones above', async () => {
+      const older = await kind.location(true);
+      const history = Array.from({ length: 50 }, (_, i) => txn('acc_old', i + 1, `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`));
+      const other = Array.from({ length: 5 }, (_, i) => ({ ...txn('acc_other', i + 1, '2024-02-01'), id: `txn_other_${i}` }));
+      await inspect[kind.name].before(older, inspect[kind.name].stampsMigration, [
+        ['enrollments', enrollment('enr_old')],
+        ['accounts', account('acc_old', 'enr_old')],
+        ['accounts', account('acc_other', 'enr_old')],
+        ...[...history, ...other].map((row) => ['transactions', row] as const),
+      ]);
+      const upgraded = openStore(older);
+      try {
+        await upgraded.ready();
+        const page = await upgraded.transactions.page('acc_old', { limit: 100 });
+        assert.equal(page.length, history.length);
+        const stamps = page.map((row) => row.stamp!);
+        const others = (await upgraded.transactions.page('acc_other', { limit: 100 })).map((row) => row.stamp!);
+        assert.ok(
+          [...stamps, ...others].every((stamp) => Number.isSafeInteger(stamp)),
+          'every row has a stamp',
+        );
+        assert.equal(new Set([...stamps, ...others]).size, history.length + other.length, 'no two rows share one');
+        assert.deepEqual(await upgraded.transactions.pageStamps('acc_old', { limit: 100 }), stamps);
+        assert.deepEqual(
+          (await upgraded.transactions.getByStamps('acc_old', stamps.slice(0, 3))).map((row) => row.id).sort(),
+          page
+            .slice(0, 3)
+            .map((row) => row.id)
+            .sort(),
+        );
+        const highest = Math.max(...stamps, ...others);
+        await upgraded.transaction((tx) => tx.transactions.update(page[0]!.id, { processing_status: 'pending' }));
+        await upgraded.transaction((tx) => tx.transactions.insertMany([{ ...txn('acc_old', 51, '2024-01-01'), id: 'txn_new' }]));
+        const changed = (await upgraded.transactions.get('acc_old', page[0]!.id))!;
+        const added = (await upgraded.transactions.get('acc_old', 'txn_new'))!;
+        assert.ok(changed.stamp! > highest && added.stamp! > changed.stamp!, `${changed.stamp}, ${added.stamp} above ${highest}`);
+      } finally {
+        await upgraded.close();
+      }
+    });
+
+    test("a deleted or replaced row's stamp is never given again, whatever the row to insert carries", async () => {
+      await store.transaction((tx) => tx.accounts.insert(account('acc_stamps', 'enr_1')));
+      const first = { ...txn('acc_stamps', 1, '2024-03-01'), id: 'txn_stamps_1' };
+      await store.transaction((tx) => tx.transactions.insertMany([first]));
+      const given = (await store.transactions.get('acc_stamps', first.id))!;
+      // A copy of a row that is still there, as read (its stamp with it).
+      await store.transaction((tx) => tx.transactions.insertMany([{ ...given, id: 'txn_stamps_copy', seq: 9 }]));
+      const copy = (await store.transactions.get('acc_stamps', 'txn_stamps_copy'))!;
+      assert.ok(copy.stamp! > given.stamp!, `${copy.stamp} after ${given.stamp}`);
+      await store.transaction((tx) => tx.transactions.delete(copy.id));
+      // As the sandbox's posting replaces a pending row: deleted, and a copy of the read row inserted under a new id.
+      await store.transaction(async (tx) => {
+        await tx.transactions.delete(given.id);
+        await tx.transactions.insertMany([{ ...given, id: 'txn_stamps_2' }]);
+      });
+      const replacement = (await store.transactions.get('acc_stamps', 'txn_stamps_2'))!;
+      assert.ok(replacement.stamp! > copy.stamp!, `${replacement.stamp} after ${copy.stamp}`);
+      // The newest row deleted (the one SQLite would give its rowid again), then a new row.
+      await store.transaction((tx) => tx.transactions.delete(replacement.id));
+      await store.transaction((tx) => tx.transactions.insertMany([{ ...first, id: 'txn_stamps_3' }]));
+      const third = (await store.transactions.get('acc_stamps', 'txn_stamps_3'))!;
+      assert.ok(third.stamp! > replacement.stamp!, `${third.stamp} after ${replacement.stamp}`);
+      // A transaction rolled back takes its stamps with it, and the next rows get others (never below).
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.transactions.insertMany([{ ...first, id: 'txn_stamps_4' }]);
+          throw new Error('rolled back');
+        }),
+      );
+      await store.transaction((tx) => tx.transactions.insertMany([{ ...first, id: 'txn_stamps_5', seq: 2 }]));
+      const fifth = (await store.transactions.get('acc_stamps', 'txn_stamps_5'))!;
+      assert.ok(fifth.stamp! > third.stamp!, `${fifth.stamp} after ${third.stamp}`);
+      assert.deepEqual(await store.transactions.pageStamps('acc_stamps', { limit: 10 }), [fifth.stamp, third.stamp]);
     });
 
     test('claims: due deliveries oldest first, each to one claimer until its lease runs out', async () => {
@@ -394,7 +514,7 @@ describe('sqlite only', () => {
     const repos = sqlRepos(new SqliteConnection(db));
     const limited = [
       () => repos.transactions.page('acc_1', { limit: 10 }),
-      () => repos.transactions.pageKeys('acc_1', { before: { date: '2024-02-01', seq: 5 }, limit: 10 }),
+      () => repos.transactions.pageStamps('acc_1', { before: { date: '2024-02-01', seq: 5 }, limit: 10 }),
       () => repos.payments.page('acc_1', { limit: 10 }),
       () => repos.payments.page('acc_1', { before: { created_at: 1, id: 'pay_1' }, limit: 10 }),
       () => repos.outbox.listDeliveries(DEFAULT_APPLICATION_ID, 10),

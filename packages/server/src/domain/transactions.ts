@@ -1,6 +1,6 @@
 // Transaction reads: keyset pages streamed in chunks (a page deep in a huge history costs what
 // the first does), and the microdeposit check that fetching transactions triggers.
-import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionKey, TransactionQuery, TransactionRow } from '../storage/store.ts';
+import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionQuery, TransactionRow } from '../storage/store.ts';
 import { enrollmentNow } from './clock.ts';
 import { type Deps, transactFor } from './context.ts';
 import { notFound, unprocessable } from './errors.ts';
@@ -45,15 +45,15 @@ export async function openTransactionList(deps: Deps, account: AccountRow, filte
   );
 }
 
-/** The ids and versions of one page of `count` transactions (what `openTransactionList` lists), in one read. */
-export async function transactionPageKeys(deps: Deps, account: AccountRow, filter: TransactionFilter & { count: number }): Promise<TransactionKey[]> {
+/** The stamps of one page of `count` transactions (what `openTransactionList` lists), in one read. */
+export async function transactionPageStamps(deps: Deps, account: AccountRow, filter: TransactionFilter & { count: number }): Promise<number[]> {
   const cursor = await startOf(deps, account, filter);
-  return deps.store.transactions.pageKeys(account.id, queryOf(filter, cursor, filter.count));
+  return deps.store.transactions.pageStamps(account.id, queryOf(filter, cursor, filter.count));
 }
 
-/** The account's transactions of these ids that still exist. */
-export function transactionsOf(deps: Deps, account: AccountRow, ids: readonly string[]): Promise<TransactionRow[]> {
-  return deps.store.transactions.getMany(account.id, ids);
+/** The account's transactions still at these stamps. */
+export function transactionsAt(deps: Deps, account: AccountRow, stamps: readonly number[]): Promise<TransactionRow[]> {
+  return deps.store.transactions.getByStamps(account.id, stamps);
 }
 
 export async function transactionOf(deps: Deps, account: AccountRow, id: string): Promise<TransactionRow> {

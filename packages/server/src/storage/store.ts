@@ -107,12 +107,11 @@ export interface TransactionRow {
   enrich_at: number | null;
   /** Counts the row's updates (set by the store: absent on rows to insert). */
   version?: number;
-}
-
-/** Which transaction, and which version of it: what its rendered JSON is kept under. */
-export interface TransactionKey {
-  id: string;
-  version: number;
+  /**
+   * This version of this row, as a number no other row or version of the database ever had or will have (set by
+   * the store on every insert and update, whatever the row carries): what its rendered JSON is kept under.
+   */
+  stamp?: number;
 }
 
 export interface TransactionCursor {
@@ -243,16 +242,16 @@ export interface TransactionRepo {
   get(accountId: string, id: string): Promise<TransactionRow | undefined>;
   /** Newest first: date descending, then seq descending. Keyset-paginated. */
   page(accountId: string, query: TransactionQuery): Promise<TransactionRow[]>;
-  /** The ids and versions of the rows `page` would return, in its order. */
-  pageKeys(accountId: string, query: TransactionQuery): Promise<TransactionKey[]>;
-  /** The account's transactions of these ids that still exist, in no particular order. */
-  getMany(accountId: string, ids: readonly string[]): Promise<TransactionRow[]>;
+  /** The stamps of the rows `page` would return, in its order. */
+  pageStamps(accountId: string, query: TransactionQuery): Promise<number[]>;
+  /** The account's transactions of these stamps (rows as they still are at them), in no particular order. */
+  getByStamps(accountId: string, stamps: readonly number[]): Promise<TransactionRow[]>;
   listPending(accountId: string): Promise<TransactionRow[]>;
   listEnrichmentDue(accountId: string, now: number): Promise<TransactionRow[]>;
   nextEnrichmentAt(accountId: string): Promise<number | null>;
   maxSeq(accountId: string): Promise<number>;
-  /** Also counts up the row's version. */
-  update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id' | 'version'>>): Promise<void>;
+  /** Also counts up the row's version and gives it a new stamp. */
+  update(id: string, patch: Partial<Omit<TransactionRow, 'id' | 'account_id' | 'version' | 'stamp'>>): Promise<void>;
   delete(id: string): Promise<void>;
 }
 

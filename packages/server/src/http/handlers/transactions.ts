@@ -1,13 +1,13 @@
 // Transactions: newest-first lists with keyset pagination (long ones streamed), and single reads. A page is joined
-// from its rows' JSON, kept per row version (rendered-rows.ts): only rows not seen in that version are read whole
-// and rendered.
+// from its rows' JSON, kept per row stamp (rendered-rows.ts): only rows not seen at that stamp are read whole and
+// rendered.
 import {
   noteTransactionsFetched,
   openTransactionList,
   type TransactionFilter,
   transactionOf,
-  transactionPageKeys,
-  transactionsOf,
+  transactionPageStamps,
+  transactionsAt,
 } from '../../domain/transactions.ts';
 import type { AccountRow } from '../../storage/store.ts';
 import { answer } from '../answer.ts';
@@ -44,29 +44,21 @@ export async function joinedPage(
   account: AccountRow,
   filter: TransactionFilter & { count: number },
 ): Promise<ItemJson<'listTransactions'>[] | undefined> {
-  const keys = await transactionPageKeys(runtime.deps, account, filter);
+  const stamps = await transactionPageStamps(runtime.deps, account, filter);
   const { renderedRows } = runtime;
   const { base } = view;
   const shape = `${view.version}\n${base}`;
-  const items = keys.map((key) => renderedRows.get(shape, key) as ItemJson<'listTransactions'> | undefined);
+  const items = stamps.map((stamp) => renderedRows.get(shape, stamp) as ItemJson<'listTransactions'> | undefined);
   if (!items.includes(undefined)) return items as ItemJson<'listTransactions'>[];
-  const missing = keys.filter((_, index) => items[index] === undefined);
-  const rows = new Map(
-    (
-      await transactionsOf(
-        runtime.deps,
-        account,
-        missing.map((key) => key.id),
-      )
-    ).map((row) => [row.id, row]),
-  );
-  for (const [index, key] of keys.entries()) {
+  const missing = stamps.filter((_, index) => items[index] === undefined);
+  const rows = new Map((await transactionsAt(runtime.deps, account, missing)).map((row) => [row.stamp, row]));
+  for (const [index, stamp] of stamps.entries()) {
     if (items[index] !== undefined) continue;
-    const row = rows.get(key.id);
-    // The page's keys and these rows are two reads: only the same version is the same row.
-    if (row?.version !== key.version) return undefined;
+    // The page's stamps and these rows are two reads: a row changed or gone between them is not found at its stamp.
+    const row = rows.get(stamp);
+    if (!row) return undefined;
     const json = await apiItemJson(view, runtime, 'listTransactions', presentTransaction(base, row));
-    renderedRows.set(shape, key, json);
+    renderedRows.set(shape, stamp, json);
     items[index] = json;
   }
   return items as ItemJson<'listTransactions'>[];

@@ -195,8 +195,9 @@ export class PgConnection implements SqlConnection {
   readonly forUpdate = ' FOR UPDATE';
   readonly forUpdateSkipLocked = ' FOR UPDATE SKIP LOCKED';
   readonly inList = '= ANY(?::text[])';
+  readonly inIntegerList = '= ANY(?::bigint[])';
   readonly limit = 'LIMIT ?';
-  list(values: readonly string[]): readonly string[] {
+  list<T extends string | number>(values: readonly T[]): readonly T[] {
     return values;
   }
   /** Rows written by insertMany, per table (the store refreshes the planner's statistics after large ones). */
@@ -240,6 +241,11 @@ export class PgConnection implements SqlConnection {
 
   async get<T>(sql: string, ...params: unknown[]): Promise<T | undefined> {
     return (await this.query<T>(sql, params))[0];
+  }
+
+  /** Row by row: a round trip costs more than the rows, and an aggregate keeps its input's order only by custom. */
+  async values<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    return (await this.query<{ value: T }>(sql, params)).map((row) => row.value);
   }
 
   async run(sql: string, ...params: unknown[]): Promise<void> {

@@ -183,6 +183,27 @@ export const migrations: Migration[] = [
     name: 'transaction versions',
     sql: TRANSACTION_VERSIONS,
   },
+  {
+    version: 6,
+    name: 'transaction stamps',
+    // As in SQLite (its migration 8 says why), from a sequence: never rolled back, so never given twice. A BEFORE
+    // trigger gives each inserted or updated row the next one, whatever the statement wrote.
+    sql: `
+      CREATE SEQUENCE transaction_stamps;
+      ALTER TABLE transactions ADD COLUMN stamp BIGINT;
+      UPDATE transactions SET stamp = nextval('transaction_stamps');
+      ALTER TABLE transactions ALTER COLUMN stamp SET NOT NULL;
+      CREATE UNIQUE INDEX transactions_by_stamp ON transactions (stamp);
+      CREATE FUNCTION transaction_next_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          NEW.stamp := nextval('transaction_stamps');
+          RETURN NEW;
+        END
+      $$;
+      CREATE TRIGGER transactions_stamp BEFORE INSERT OR UPDATE ON transactions
+        FOR EACH ROW EXECUTE FUNCTION transaction_next_stamp();
+    `,
+  },
 ];
 
 /** How many connection timeouts in a row a starting server sits out before it gives up. */

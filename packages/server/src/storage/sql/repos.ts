@@ -11,7 +11,6 @@ import type {
   PayeeRow,
   PaymentRow,
   Repos,
-  TransactionKey,
   TransactionQuery,
   TransactionRow,
   WebhookSecretRow,
@@ -32,9 +31,16 @@ export interface SqlConnection {
   readonly forUpdateSkipLocked: string;
   /** `IN` a list given as one parameter (`list(values)`): the fragment that follows a column name. */
   readonly inList: string;
+  /** The same for a list of integers. */
+  readonly inIntegerList: string;
+  /**
+   * The `value` column of a statement's rows, in their order, read as one JSON array: one value to convert instead
+   * of one per row (on SQLite, a page's 100 stamps read in about half the time).
+   */
+  values<T>(sql: string, ...params: unknown[]): MaybePromise<T[]>;
   /** `LIMIT` of a row count given as one parameter. */
   readonly limit: string;
-  list(values: readonly string[]): unknown;
+  list(values: readonly (string | number)[]): unknown;
 }
 
 /** Column and table names come from typed rows, never from requests; still, refuse anything odd. */
@@ -59,7 +65,14 @@ function update(conn: SqlConnection, table: string, where: Record<string, unknow
   return conn.run(sql, ...entries.map(([, value]) => value), ...Object.values(where));
 }
 
-function pageTransactions<Row>(conn: SqlConnection, columns: string, accountId: string, query: TransactionQuery): MaybePromise<Row[]> {
+/** `read`: 'values' for one column named `value`, read packed (SqlConnection.values). */
+function pageTransactions<Row>(
+  conn: SqlConnection,
+  columns: string,
+  accountId: string,
+  query: TransactionQuery,
+  read: 'all' | 'values' = 'all',
+): MaybePromise<Row[]> {
   const where = ['account_id = ?'];
   const params: unknown[] = [accountId];
   if (query.before) {
@@ -76,7 +89,11 @@ function pageTransactions<Row>(conn: SqlConnection, columns: string, accountId: 
     params.push(query.endDate);
   }
   params.push(query.limit);
-  return conn.all<Row>(`SELECT ${columns} FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC ${conn.limit}`, ...params);
+  return conn[read]<Row>(`SELECT ${columns} FROM transactions WHERE ${where.join(' AND ')} ORDER BY date DESC, seq DESC ${conn.limit}`, ...params);
+}
+
+function withoutStamp({ stamp: _, ...row }: TransactionRow): TransactionRow {
+  return row;
 }
 
 /** Every column of an application: the compiler checks the list against the row's type. */
@@ -145,14 +162,16 @@ export function sqlRepos(conn: SqlConnection): Repos {
       update: async (id, patch) => update(conn, 'accounts', { id }, patch),
     },
     transactions: {
-      insertMany: async (rows) => conn.insertMany('transactions', rows),
+      // The database gives stamps: a row made from a read one carries its stamp, which is not written (SQLite would
+      // check it against the others' before its trigger gives the new one).
+      insertMany: async (rows) => conn.insertMany('transactions', rows.some((row) => row.stamp !== undefined) ? rows.map(withoutStamp) : rows),
       get: async (accountId, id) => conn.get<TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?', id, accountId),
       page: async (accountId, query) => pageTransactions<TransactionRow>(conn, '*', accountId, query),
-      pageKeys: async (accountId, query) => pageTransactions<TransactionKey>(conn, 'id, version', accountId, query),
-      getMany: async (accountId, ids) =>
-        ids.length === 0
+      pageStamps: async (accountId, query) => pageTransactions<number>(conn, 'stamp AS value', accountId, query, 'values'),
+      getByStamps: async (accountId, stamps) =>
+        stamps.length === 0
           ? []
-          : conn.all<TransactionRow>(`SELECT * FROM transactions WHERE account_id = ? AND id ${conn.inList}`, accountId, conn.list(ids)),
+          : conn.all<TransactionRow>(`SELECT * FROM transactions WHERE stamp ${conn.inIntegerList} AND account_id = ?`, conn.list(stamps), accountId),
       listPending: async (accountId) =>
         conn.all<TransactionRow>("SELECT * FROM transactions WHERE account_id = ? AND status = 'pending' ORDER BY post_date, seq", accountId),
       listEnrichmentDue: async (accountId, now) =>
@@ -170,8 +189,9 @@ export function sqlRepos(conn: SqlConnection): Repos {
         )?.at ?? null,
       maxSeq: async (accountId) =>
         (await conn.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM transactions WHERE account_id = ?', accountId))?.seq ?? 0,
-      // The store counts versions: a patch made from a whole row carries the old one, which is not written.
-      update: async (id, { version: _, ...patch }: Partial<TransactionRow>) => update(conn, 'transactions', { id }, patch, 'version = version + 1'),
+      // The store counts versions and gives stamps: a patch made from a whole row carries the old ones, not written.
+      update: async (id, { version: _, stamp: __, ...patch }: Partial<TransactionRow>) =>
+        update(conn, 'transactions', { id }, patch, 'version = version + 1'),
       delete: async (id) => conn.run('DELETE FROM transactions WHERE id = ?', id),
     },
     payees: {

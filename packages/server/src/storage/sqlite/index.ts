@@ -46,14 +46,16 @@ export class SqliteConnection implements SqlConnection {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly readers = new Map<string, RowReader>();
+  private readonly packed = new Map<string, StatementSync>();
   // Write transactions are serialized (BEGIN IMMEDIATE under one lock): plain reads hold.
   readonly forUpdate = '';
   readonly forUpdateSkipLocked = '';
   readonly inList = 'IN (SELECT value FROM json_each(?))';
+  readonly inIntegerList = this.inList;
   // SQLite plans with a LIMIT's bound value, so a statement with `LIMIT ?` is prepared again (parsed and planned) each
   // time it is bound: most of a page's keys read. The value of a subquery is not known to the planner.
   readonly limit = 'LIMIT (SELECT ?)';
-  list(values: readonly string[]): string {
+  list(values: readonly (string | number)[]): string {
     return JSON.stringify(values);
   }
 
@@ -91,6 +93,21 @@ export class SqliteConnection implements SqlConnection {
   get<T>(sql: string, ...params: unknown[]): T | undefined {
     try {
       return this.reader(sql).get(params.map(toDb)) as T | undefined;
+    } catch (error) {
+      throw storeError(error);
+    }
+  }
+
+  /** The rows' order is the subquery's: SQLite aggregates a subquery with a LIMIT as it yields its rows. */
+  values<T>(sql: string, ...params: unknown[]): T[] {
+    let statement = this.packed.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(`SELECT json_group_array(value) FROM (${sql})`);
+      statement.setReturnArrays(true);
+      this.packed.set(sql, statement);
+    }
+    try {
+      return JSON.parse((statement.get(...params.map(toDb)) as unknown as [string])[0]) as T[];
     } catch (error) {
       throw storeError(error);
     }
