@@ -3,13 +3,14 @@
 // POSTs that take an Idempotency-Key (idempotency.gen.go, from the description) and the shared webhook vectors as
 // its testdata, assembled into a folder that `go vet` and `go test` must pass.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock } from '@aggregation/contract-tests/cached-venv';
 import { idempotentPosts } from './idempotency.ts';
 import { clientsDir, goClientDir, packageDir, repoRoot } from './paths.ts';
 import { webhookVectorsPath } from './python-package.ts';
 import { run } from './run.ts';
+import { hashFiles } from './stamp.ts';
 
 export const goLayerDir = join(packageDir, 'go');
 
@@ -36,18 +37,11 @@ const tidied = ['go.mod', 'go.sum'];
 
 /** What a module's checks depend on: every file of the folder, by its name in it, and the Go that checks it. */
 function moduleHash(dir: string, goVersion: string): string {
-  const hash = createHash('sha256').update(goVersion).update('\0');
   const files = readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .map((entry) => join(entry.parentPath, entry.name))
     .sort();
-  for (const file of files)
-    hash
-      .update(file)
-      .update('\0')
-      .update(readFileSync(join(dir, file)))
-      .update('\0');
-  return hash.digest('hex');
+  return createHash('sha256').update(goVersion).update('\0').update(hashFiles(files, dir)).digest('hex');
 }
 
 /**

@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userCacheDir } from '@aggregation/contract-tests/cached-venv';
 import { currentVersion } from '@aggregation/openapi/contract';
 import { generatorsBundlePath } from '@aggregation/openapi/generators';
 
@@ -21,5 +21,5 @@ export const artifactsDir = join(packageDir, 'artifacts');
 
 /** `$XDG_CACHE_HOME/aggregation-polyglot`, else `~/.cache/aggregation-polyglot`: installed tools, kept like pip's own cache. */
 export function toolsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'aggregation-polyglot');
+  return userCacheDir('aggregation-polyglot', env);
 }

@@ -4,11 +4,15 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { clientsDir, toolsCacheDir } from './paths.ts';
+import { clientsDir, repoRoot, toolsCacheDir } from './paths.ts';
 
-export function hashFiles(files: readonly string[]): string {
+/**
+ * What a list of files holds: each one's path under `root` and its contents. Paths are taken relative to `root` so
+ * that another checkout, or the same files in another folder, hash the same.
+ */
+export function hashFiles(files: readonly string[], root = repoRoot): string {
   const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of files) hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 

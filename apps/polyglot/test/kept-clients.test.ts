@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { isUpToDate, isUpToDateOrKept, keptClientsDir, markUpToDateAndKeep } from '../src/stamp.ts';
+import { hashFiles, isUpToDate, isUpToDateOrKept, keptClientsDir, markUpToDateAndKeep } from '../src/stamp.ts';
 
 describe('generated clients kept between checkouts', () => {
   const root = mkdtempSync(join(tmpdir(), 'polyglot-kept-'));
@@ -21,6 +21,20 @@ describe('generated clients kept between checkouts', () => {
     }
     return dir;
   }
+
+  it('the same inputs in another checkout hash the same; another name or content does not', () => {
+    const files = { 'spec.json': '{}', 'config/gen.yaml': 'a: 1' };
+    const [first, second] = [generated('inputs-a', 'repo', files), generated('inputs-b', 'repo', files)];
+    const hash = (checkout: string, names = Object.keys(files)) =>
+      hashFiles(
+        names.map((name) => join(checkout, name)),
+        checkout,
+      );
+    assert.equal(hash(first), hash(second));
+    assert.notEqual(hash(first), hash(first, ['config/gen.yaml', 'spec.json']));
+    writeFileSync(join(second, 'spec.json'), '{ }');
+    assert.notEqual(hash(first), hash(second));
+  });
 
   it('a clean checkout gets the kept copy for the same hash, and generates for any other', () => {
     markUpToDateAndKeep(generated('first', 'python', { 'client/api.py': 'v1' }), 'aaa', undefined, cache);

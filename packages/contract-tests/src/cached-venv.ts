@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { withLock } from './lock.ts';
@@ -16,6 +17,11 @@ import { withLock } from './lock.ts';
 export { withLock } from './lock.ts';
 
 const run = promisify(execFile);
+
+/** The user's cache folder for `name`: `$XDG_CACHE_HOME/<name>`, else `~/.cache/<name>`. */
+export function userCacheDir(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), name);
+}
 
 /** What pip installs: a pinned requirements file, or other arguments (packages, `-c` constraints) and what names them. */
 export type VenvContents = { requirements: string } | { packages: readonly string[]; key: string | Buffer };

@@ -2,10 +2,9 @@
 // directory (never inside node_modules, which may be read-only): `<cache>/schemathesis-<hash>`, a cached virtualenv
 // (cached-venv.ts) that several runs, or projects, share.
 import { execFile } from 'node:child_process';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureCachedVenv } from './cached-venv.ts';
+import { ensureCachedVenv, userCacheDir } from './cached-venv.ts';
 
 const run = promisify(execFile);
 
@@ -18,7 +17,7 @@ const minimum = [3, 11] as const;
 
 /** `$XDG_CACHE_HOME/aggregation-contract-tests`, else `~/.cache/aggregation-contract-tests`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'aggregation-contract-tests');
+  return userCacheDir('aggregation-contract-tests', env);
 }
 
 export type Python = { python: string; version: string };

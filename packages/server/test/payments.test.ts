@@ -347,67 +347,77 @@ for (const kind of await storeKinds()) {
 
   // A payment's writes go out with the COMMIT (on PostgreSQL in the same round trip): one that fails there must leave
   // nothing behind, and the request answers the contract's error.
-  describeUnless(kind.skip, `a payment whose last write fails (${kind.name})`, () => {
-    let t: TestApp;
-    let token: string;
-    let checking: any;
-    let failing = false;
+  // The last write fails in the database (it refuses a NULL), or before its statement is sent (a value the driver
+  // cannot send): either way nothing of the payment may be committed.
+  const failures = {
+    'in the database': null as never,
+    'before it is sent': {
+      toPostgres: () => {
+        throw new Error('not sendable');
+      },
+    } as never,
+  };
+  for (const [where, response] of Object.entries(failures))
+    describeUnless(kind.skip, `a payment whose last write fails ${where} (${kind.name})`, () => {
+      let t: TestApp;
+      let token: string;
+      let checking: any;
+      let failing = false;
 
-    beforeAll(async () => {
-      const store = openStore(await kind.location());
-      const transaction = store.transaction.bind(store);
-      // While `failing`, the idempotency key's record, a payment's last write, is stored without its response: the
-      // database refuses it (NOT NULL) once it has taken the payment's other writes.
-      store.transaction = ((fn, options) =>
-        transaction((tx, lastWrites) => {
-          if (!failing) return fn(tx, lastWrites);
-          const idempotency: Repos['idempotency'] = { ...tx.idempotency, insert: (row) => tx.idempotency.insert({ ...row, response: null as never }) };
-          return fn({ ...tx, idempotency }, lastWrites);
-        }, options)) as Store['transaction'];
-      t = testApp({ store });
-      const created = await t.enroll();
-      token = created.token;
-      checking = created.accounts[0];
-    });
-    afterAll(() => t.close());
-
-    const state = async () => ({
-      balances: (await t.call('GET', `/accounts/${checking.id}/balances`, { token })).body,
-      payments: (await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body,
-      transactions: (await t.call('GET', `/accounts/${checking.id}/transactions?count=5`, { token })).body,
-    });
-
-    test('answers 500 internal_error and stores no payment, payee or transaction, nor changes the balance', async () => {
-      const before = await state();
-      const json = {
-        amount: '12.34',
-        memo: 'Never stored',
-        payee: { scheme: 'zelle', address: 'new.payee@example.com', name: 'New Payee', type: 'person' },
-      };
-      const headers = { 'idempotency-key': 'last-write-fails' };
-      failing = true;
-      // 500 is in the catalogue of error codes (nothing was changed), not among each operation's answers.
-      const failed = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers, unchecked: true });
-      failing = false;
-      assert.equal(failed.status, 500, failed.text);
-      assert.equal(failed.body.error.code, 'internal_error');
-      assert.deepEqual(await state(), before);
-      // The payee was not stored either: without its name and type, it is still unknown.
-      const unknownPayee = await t.call('POST', `/accounts/${checking.id}/payments`, {
-        token,
-        json: { amount: '1.00', memo: 'x', payee: { scheme: 'zelle', address: 'new.payee@example.com' } },
+      beforeAll(async () => {
+        const store = openStore(await kind.location());
+        const transaction = store.transaction.bind(store);
+        // While `failing`, the idempotency key's record, a payment's last write, is stored with a response that fails.
+        store.transaction = ((fn, options) =>
+          transaction((tx, lastWrites) => {
+            if (!failing) return fn(tx, lastWrites);
+            const idempotency: Repos['idempotency'] = { ...tx.idempotency, insert: (row) => tx.idempotency.insert({ ...row, response }) };
+            return fn({ ...tx, idempotency }, lastWrites);
+          }, options)) as Store['transaction'];
+        t = testApp({ store });
+        const created = await t.enroll();
+        token = created.token;
+        checking = created.accounts[0];
       });
-      assert.equal(unknownPayee.status, 422);
-      assert.ok(unknownPayee.body.error.params['payee.name']);
-      // Nor the key: the same request now makes the payment, once.
-      const made = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers });
-      assert.equal(made.status, 202, made.text);
-      assert.equal(made.headers.get('idempotent-replayed'), null);
-      const after = await state();
-      assert.equal(after.payments.length, before.payments.length + 1);
-      assert.equal(Math.round(Number(after.balances.available) * 100), Math.round(Number(before.balances.available) * 100) - 1234);
+      afterAll(() => t.close());
+
+      const state = async () => ({
+        balances: (await t.call('GET', `/accounts/${checking.id}/balances`, { token })).body,
+        payments: (await t.call('GET', `/accounts/${checking.id}/payments`, { token })).body,
+        transactions: (await t.call('GET', `/accounts/${checking.id}/transactions?count=5`, { token })).body,
+      });
+
+      test('answers 500 internal_error and stores no payment, payee or transaction, nor changes the balance', async () => {
+        const before = await state();
+        const json = {
+          amount: '12.34',
+          memo: 'Never stored',
+          payee: { scheme: 'zelle', address: 'new.payee@example.com', name: 'New Payee', type: 'person' },
+        };
+        const headers = { 'idempotency-key': 'last-write-fails' };
+        failing = true;
+        // 500 is in the catalogue of error codes (nothing was changed), not among each operation's answers.
+        const failed = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers, unchecked: true });
+        failing = false;
+        assert.equal(failed.status, 500, failed.text);
+        assert.equal(failed.body.error.code, 'internal_error');
+        assert.deepEqual(await state(), before);
+        // The payee was not stored either: without its name and type, it is still unknown.
+        const unknownPayee = await t.call('POST', `/accounts/${checking.id}/payments`, {
+          token,
+          json: { amount: '1.00', memo: 'x', payee: { scheme: 'zelle', address: 'new.payee@example.com' } },
+        });
+        assert.equal(unknownPayee.status, 422);
+        assert.ok(unknownPayee.body.error.params['payee.name']);
+        // Nor the key: the same request now makes the payment, once.
+        const made = await t.call('POST', `/accounts/${checking.id}/payments`, { token, json, headers });
+        assert.equal(made.status, 202, made.text);
+        assert.equal(made.headers.get('idempotent-replayed'), null);
+        const after = await state();
+        assert.equal(after.payments.length, before.payments.length + 1);
+        assert.equal(Math.round(Number(after.balances.available) * 100), Math.round(Number(before.balances.available) * 100) - 1234);
+      });
     });
-  });
 }
 
 describe('payment limits and long lists', () => {

@@ -24,15 +24,12 @@ async function startOf(deps: Deps, account: AccountRow, filter: TransactionFilte
   return { date: from.date, seq: from.seq };
 }
 
-// Set field by field: a literal of spreads defines each field after them through V8's slow runtime path, once
-// per page read.
-function queryOf(filter: TransactionFilter, before: TransactionCursor | undefined, limit: number): TransactionQuery {
-  const query: TransactionQuery = { limit };
-  if (before) query.before = before;
-  if (filter.startDate) query.startDate = filter.startDate;
-  if (filter.endDate) query.endDate = filter.endDate;
-  return query;
-}
+const queryOf = (filter: TransactionFilter, before: TransactionCursor | undefined, limit: number): TransactionQuery => ({
+  ...(before ? { before } : {}),
+  ...(filter.startDate ? { startDate: filter.startDate } : {}),
+  ...(filter.endDate ? { endDate: filter.endDate } : {}),
+  limit,
+});
 
 /** Resolves the cursor up front, so a bad `from_id` fails before anything is streamed. */
 export async function openTransactionList(deps: Deps, account: AccountRow, filter: TransactionFilter): Promise<AsyncIterable<TransactionRow>> {

@@ -206,6 +206,11 @@ export class PgConnection implements SqlConnection {
   changedRows = 0;
   /** Set once the transaction's COMMIT is asked for: a statement asked for after it would run outside it, so it fails. */
   ended = false;
+  /**
+   * The first statement pg failed without sending it (a value it cannot send, a connection that is gone). pg goes
+   * on to send the statements after it, and says so only on the next tick.
+   */
+  unsent: unknown;
   private readonly statements: Statements;
   /** Awaited before the first query (the store's shared reads wait for the migrations). */
   private readonly before: (() => Promise<void>) | undefined;
@@ -228,6 +233,7 @@ export class PgConnection implements SqlConnection {
       if (result.command !== 'SELECT') this.changedRows += result.rowCount ?? 0;
       return result.rows as T[];
     } catch (error) {
+      if (!(error instanceof pg.DatabaseError)) this.unsent ??= error;
       if ((error as { code?: string }).code === SQLSTATE_UNIQUE_VIOLATION) {
         throw new UniqueViolation((error as Error).message);
       }

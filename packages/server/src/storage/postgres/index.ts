@@ -73,8 +73,14 @@ export function openPostgresStore(options: PostgresOptions): Store {
         // Its failure fails the statements after it too; it is reported below or by them.
         begun.catch(() => undefined);
         const result = await fn(sqlRepos(connection), (writes) => last.push(...writes));
-        // A last write that failed before its statement went out would leave the others to commit: none is sent.
-        if (last.length > 0) await Promise.race([...last, undefined]);
+        // COMMIT would commit the other writes past one whose statement never went out: wait for the tick on which pg
+        // fails such a statement, and send no COMMIT after one; nor after a last write already failed before it asked
+        // for its statement. A statement that fails in the database aborts the transaction instead (below).
+        if (last.length > 0) {
+          await new Promise((resolve) => process.nextTick(resolve));
+          if (connection.unsent) throw storeError(connection.unsent);
+          await Promise.race([...last, undefined]);
+        }
         // The revision and COMMIT go out with the last writes, in one round trip. A statement that fails aborts the
         // transaction: the statements after it fail too, and COMMIT ends it rolled back.
         const counting = connection.changedRows > 0 || last.length > 0 ? countChange(connection, options?.changes) : undefined;
