@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, test } from 'vitest';
 import { openStore } from '../src/index.ts';
 import { describeStorage } from '../src/storage/index.ts';
-import type { ActivityShown, ChangeScope, Store } from '../src/storage/store.ts';
+import { type ActivityShown, type ChangeScope, changesSynced, type Store } from '../src/storage/store.ts';
 import { startListening } from './helpers/child.ts';
 import { type Caller, caller, eventually, type Receiver, type Reply, receiver } from './helpers/harness.ts';
 import { testPostgres } from './helpers/postgres.ts';
@@ -238,7 +238,6 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
   let b: Store;
   let proxy: Awaited<ReturnType<typeof tcpProxy>>;
   let admin: pg.Client;
-  const synced = (store: Store) => new Promise<boolean>((resolve) => store.syncChanges!(resolve));
 
   beforeAll(async () => {
     databaseUrl = await postgres.database();
@@ -250,7 +249,7 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
     a = openStore({ url: databaseUrl });
     b = openStore({ url: url.toString() });
     await Promise.all([a.ready(), b.ready()]);
-    await eventually(async () => (await synced(a)) && (await synced(b)));
+    await eventually(async () => (await changesSynced(a)) && (await changesSynced(b)));
     admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
   });
@@ -270,7 +269,7 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
     Number((await admin.query('SELECT revision FROM change_scopes WHERE scope = $1', [scope])).rows[0]?.revision ?? 0);
   /** Both stores' revisions of each enrollment, once each has heard of everything committed so far. */
   const seen = async (ids: string[]) => {
-    assert.deepEqual(await Promise.all([synced(a), synced(b)]), [true, true]);
+    assert.deepEqual(await Promise.all([changesSynced(a), changesSynced(b)]), [true, true]);
     return ids.map((id) => [a.scopedRevision!(id), b.scopedRevision!(id)]);
   };
 
@@ -313,7 +312,7 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
     const [paid, other] = [`acc_${randomUUID()}`, `acc_${randomUUID()}`];
     const shown: (ActivityShown | undefined)[] = [undefined, { account: paid }, { account: other }, 'none'];
     const revisions = async () => {
-      assert.equal(await synced(b), true);
+      assert.equal(await changesSynced(b), true);
       return [a, b].map((store) => shown.map((activity) => store.scopedRevision!(enrollment, activity)));
     };
     const before = await revisions();
@@ -348,7 +347,7 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
     try {
       await write(a, e1, { enrollment: e1 });
       assert.equal(b.scopedRevision!(e1), before1, 'the notification is still on its way');
-      const barrier = synced(b);
+      const barrier = changesSynced(b);
       proxy.release();
       assert.equal(await barrier, true);
     } finally {
@@ -360,12 +359,12 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
 
   test('while the listening connection is down nothing can be vouched for; once back, everything kept before is stale', async () => {
     const e1 = `enr_${randomUUID()}`;
-    assert.equal(await synced(b), true);
+    assert.equal(await changesSynced(b), true);
     const before = b.scopedRevision!(e1);
     await proxy.cut();
-    await eventually(async () => (await synced(b)) === false);
+    await eventually(async () => (await changesSynced(b)) === false);
     await proxy.restore();
-    await eventually(() => synced(b));
+    await eventually(() => changesSynced(b));
     assert.notEqual(b.scopedRevision!(e1), before, 'a new epoch: notifications may have been missed meanwhile');
   });
 });

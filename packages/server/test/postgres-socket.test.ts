@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { test } from 'vitest';
+import { changesSynced } from '../src/storage/store.ts';
 import { eventually, servedSuite, testApp } from './helpers/harness.ts';
 import { describeUnless, storeKinds } from './helpers/stores.ts';
 
@@ -40,8 +41,7 @@ describeUnless(skip, 'PostgreSQL through a Unix socket', () => {
       const { token, accounts } = await overTcp.enroll();
       const balances = `/accounts/${accounts[0].id}/balances`;
       // Nothing is replayed until the change feed listens and has heard the enrollment: a loaded machine can delay both.
-      const { store } = suite.running.app;
-      await eventually(() => new Promise<boolean>((resolve) => store.syncChanges!(resolve)));
+      await eventually(() => changesSynced(suite.running.app.store));
       const first = await suite.http('GET', balances, { token });
       assert.equal(first.status, 200);
       const hits = suite.running.app.readCache!.hits;

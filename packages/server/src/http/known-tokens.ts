@@ -8,7 +8,7 @@
 // read (on SQLite a query per request, against one read of the WAL-index header).
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import type { ApplicationRow, EnrollmentRow, Store } from '../storage/store.ts';
+import { type ApplicationRow, changesSynced, type EnrollmentRow, type Store } from '../storage/store.ts';
 
 export interface TokenReads {
   enrollment: EnrollmentRow;
@@ -64,6 +64,6 @@ export class KnownTokens {
   private current(incoming: IncomingMessage | undefined): boolean | Promise<boolean> {
     const { store } = this;
     if (!store.syncChanges || (incoming && syncedRequests.has(incoming))) return true;
-    return new Promise<boolean>((resolve) => store.syncChanges!(resolve));
+    return changesSynced(store);
   }
 }

@@ -408,6 +408,11 @@ export interface Store extends Repos {
  * shutting down, file locked by another process past the timeout, I/O error). Nothing of the
  * failed call can be assumed done; callers answer that the service is briefly unavailable.
  */
+/** `syncChanges` as a promise: whether the store has heard of every commit made before the call. */
+export function changesSynced(store: Store): Promise<boolean> {
+  return store.syncChanges ? new Promise((resolve) => store.syncChanges!(resolve)) : Promise.resolve(true);
+}
+
 export class StoreUnavailable extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
