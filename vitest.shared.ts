@@ -45,6 +45,11 @@ export function workspaceTests(options: WorkspaceTests) {
         // Measured and printed under CI=true (or with --coverage); a local run stays fast.
         enabled: process.env.CI === 'true',
         include: options.coverageOf ?? ['src/**'],
+        // vitest claims a reports directory with a lock file in the system's temporary directory, named by the
+        // directory's path and holding vitest's process id. A run that does not end cleanly leaves its lock behind,
+        // and once that id belongs to another live process, every later run at the same path fails. A directory of
+        // this run's own cannot be claimed by another: a leftover lock with the same id is taken as this run's.
+        reportsDirectory: `coverage/${process.pid}`,
         reporter: ['text-summary'],
         thresholds: options.coverageFloor,
       },
