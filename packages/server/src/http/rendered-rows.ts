@@ -11,6 +11,8 @@ import { LRUCache } from 'lru-cache';
 
 export const DEFAULT_RENDERED_ROWS_BYTES = 8 * 1024 * 1024;
 
+const MAX_SHAPES = 256;
+
 /** What an entry holds beside its texts: the entry, its list of shapes, the LRU's slots. */
 const ENTRY_OVERHEAD_BYTES = 128;
 /** What each shape of an entry holds beside its text and name: its pair. */
@@ -29,6 +31,8 @@ function entryBytes(entry: RowEntry): number {
 export class RenderedRows {
   /** Undefined with a budget of 0: nothing is kept. */
   private readonly entries: LRUCache<number, RowEntry> | undefined;
+  /** Shapes seen: a few versions times the bases clients call (each Host, without a public URL). */
+  private readonly shapes = new LRUCache<string, string>({ max: MAX_SHAPES });
   hits = 0;
   misses = 0;
 
@@ -40,6 +44,18 @@ export class RenderedRows {
             sizeCalculation: entryBytes,
           })
         : undefined;
+  }
+
+  /**
+   * The shape of a version and base, as the one string kept for them: finding each row's JSON then compares a
+   * string with itself, not with an equal one built for this request.
+   */
+  shapeOf(version: string, base: string): string {
+    const shape = `${version}\n${base}`;
+    const known = this.shapes.get(shape);
+    if (known !== undefined) return known;
+    this.shapes.set(shape, shape);
+    return shape;
   }
 
   /** Bytes counted against the budget. */

@@ -47,7 +47,7 @@ export async function joinedPage(
   const stamps = await transactionPageStamps(runtime.deps, account, filter);
   const { renderedRows } = runtime;
   const { base } = view;
-  const shape = `${view.version}\n${base}`;
+  const shape = renderedRows.shapeOf(view.version, base);
   const items = stamps.map((stamp) => renderedRows.get(shape, stamp) as ItemJson<'listTransactions'> | undefined);
   if (!items.includes(undefined)) return items as ItemJson<'listTransactions'>[];
   const missing = stamps.filter((_, index) => items[index] === undefined);
