@@ -9,6 +9,7 @@ import { httpApp, loadValidators } from './http/app.ts';
 import { type Edge, httpEdge } from './http/edge.ts';
 import type { AppEnv, Runtime } from './http/env.ts';
 import { fastPage, type PageServer } from './http/fast-page.ts';
+import { keptAccounts } from './http/kept-accounts.ts';
 import { KnownTokens } from './http/known-tokens.ts';
 import { presentTransaction } from './http/present.ts';
 import { DEFAULT_READ_CACHE_BYTES, ReadCache, type ReadCacheOptions } from './http/read-cache.ts';
@@ -152,6 +153,7 @@ export function createApp(options: AppOptions = {}): App {
     webhookTargets,
     renderedRows: new RenderedRows(memory.renderedRowsBytes),
     knownTokens: new KnownTokens(store),
+    keptAccounts: keptAccounts(store),
   };
   const readCache = memory.readCache === false || !store.seesOtherWriters ? undefined : new ReadCache(store, now, memory.readCache);
   const edge = httpEdge({ readCache, rateLimit, requestLog, accessLog: options.accessLog });

@@ -21,7 +21,8 @@ interface RawReply {
 for (const kind of await storeKinds()) {
   describeUnless(kind.skip, `transactions page answered before the app (${kind.name})`, () => {
     const served = servedSuite(async () => ({
-      ...appOptions(await kind.location()),
+      // On a file, as the server runs: a store in memory keeps no revisions, so nothing read is kept.
+      ...appOptions(await kind.location(true)),
       readCache: false,
       rateLimit: { perSecond: 0.001, burst: BURST },
     }));
@@ -125,6 +126,27 @@ for (const kind of await storeKinds()) {
       const unknown = await http('GET', `/accounts/${mine.checking}/transactions?count=5&colour=red`, { token: mine.token });
       assert.equal(unknown.status, 200);
       assert.equal(answered(), before);
+    });
+
+    test("the account's row is kept from page to page, and read again once the account is closed or removed", async () => {
+      const kept = served.running.app.runtime.keptAccounts;
+      for (const [change, status] of [
+        [(token: string, account: string) => http('POST', `/sandbox/accounts/${account}/close`, { token, json: {} }), 410],
+        [(token: string, account: string) => http('DELETE', `/accounts/${account}`, { token }), 404],
+      ] as const) {
+        const { token, checking } = await enroll();
+        const path = `/accounts/${checking}/transactions?count=5`;
+        // A row is kept when nothing was committed while it was read; the enrollment's webhooks commit for a while.
+        const hits = kept.hits;
+        for (let page = 0; page < 20 && kept.hits === hits; page++) assert.equal((await http('GET', path, { token })).status, 200);
+        assert.ok(kept.hits > hits, 'a later page uses the row an earlier one read');
+        const changed = await change(token, checking);
+        assert.ok(changed.status < 300, changed.text);
+        const before = answered();
+        const refused = await http('GET', path, { token });
+        assert.equal(refused.status, status, refused.text);
+        assert.equal(answered(), before, 'the app answers');
+      }
     });
 
     test('the rate limit counts each page once, and the page past the burst is refused by the app', async () => {

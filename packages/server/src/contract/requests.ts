@@ -129,7 +129,12 @@ export class RequestValidator {
 
   /** Names of the operation's query parameters. */
   queryNames(operationId: string): string[] {
-    return (this.operations.get(operationId)?.params ?? []).filter((param) => param.in === 'query').map((param) => param.name);
+    return this.paramNames(operationId, 'query');
+  }
+
+  /** Names of the operation's parameters in `location` that this validator checks. */
+  paramNames(operationId: string, location: ParamLocation): string[] {
+    return (this.operations.get(operationId)?.params ?? []).filter((param) => param.in === location).map((param) => param.name);
   }
 
   /** Media types the operation's body accepts. */

@@ -18,7 +18,17 @@ export function listAccounts(deps: Deps, enrollment: EnrollmentRow): Promise<Acc
 
 /** The account, when this enrollment still has access to it; a token never reaches another enrollment's accounts. */
 export async function accountFor(deps: Deps, enrollment: EnrollmentRow, id: string, access: AccountAccess = {}): Promise<AccountRow> {
-  const account = await deps.store.accounts.get(enrollment.id, id);
+  return accessibleAccount(deps, enrollment, id, await deps.store.accounts.get(enrollment.id, id), access);
+}
+
+/** `accountFor` on the row already read (or kept) for this enrollment and id. */
+export function accessibleAccount(
+  deps: Deps,
+  enrollment: EnrollmentRow,
+  id: string,
+  account: AccountRow | undefined,
+  access: AccountAccess = {},
+): AccountRow {
   if (!account || account.removed_at !== null) throw notFound(`No account ${id} is accessible with this access token.`);
   if (account.status === 'closed' && !access.allowClosed) throw accountClosed(account.closed_reason);
   if (access.reachesInstitution && enrollment.status === 'disconnected') throw enrollmentDisconnected(enrollment.status_reason);

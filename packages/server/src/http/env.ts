@@ -3,8 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Deps } from '../domain/context.ts';
 import type { SandboxLimits } from '../domain/limits.ts';
-import type { ApplicationRow, EnrollmentRow } from '../storage/store.ts';
+import type { AccountRow, ApplicationRow, EnrollmentRow } from '../storage/store.ts';
 import type { TargetPolicy } from '../webhooks/targets.ts';
+import type { KeptReads } from './kept-reads.ts';
 import type { KnownTokens } from './known-tokens.ts';
 import type { RenderedRows } from './rendered-rows.ts';
 import type { RequestLog } from './request-log.ts';
@@ -57,6 +58,8 @@ export interface Runtime {
   renderedRows: RenderedRows;
   /** What authentication read for each token, while current. */
   knownTokens: KnownTokens;
+  /** Account rows read for pages, while current (kept-reads.ts). */
+  keptAccounts: KeptReads<AccountRow>;
 }
 
 /** The TCP peer of the request (what the limits per client address count); null in-process. */

@@ -6,16 +6,18 @@
 // only skips building a Request, routing and the Response the adapter writes back, which cost a page about as much
 // as joining it. Anything else, or any doubt, is handed on untouched to the app (`pass`), before anything is written.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accountFor } from '../domain/accounts.ts';
+import { LRUCache } from 'lru-cache';
+import { accessibleAccount } from '../domain/accounts.ts';
 import { versionOf } from '../domain/applications.ts';
 import { isLiveToken } from '../domain/ids.ts';
 import { enrollmentStatus, needsSync, syncEnrollment } from '../domain/lifecycle.ts';
-import { noteTransactionsFetched } from '../domain/transactions.ts';
+import { noteTransactionsFetched, type TransactionFilter } from '../domain/transactions.ts';
 import type { EnrollmentRow } from '../storage/store.ts';
 import { isVersion } from '../versions/index.ts';
 import type { Edge } from './edge.ts';
 import type { Runtime } from './env.ts';
 import { isJoinedPage, joinedPage, transactionFilter } from './handlers/transactions.ts';
+import { accountKey } from './kept-accounts.ts';
 import { tokenIn, tokenReads } from './middleware/auth.ts';
 import { ENROLLMENT_STATUS_HEADER } from './middleware/enrollment-status.ts';
 import { countedRequests, enrollmentCaller } from './middleware/rate-limit.ts';
@@ -75,6 +77,15 @@ function soleAuthorization(incoming: IncomingMessage): string | undefined {
   return found;
 }
 
+/** A page's filter: a count the join serves. */
+type PageFilter = TransactionFilter & { count: number };
+
+/** What the operation's validator reads of the headers: none of its own (see `pageFilter`). */
+const NO_HEADERS = { get: () => null } as unknown as Headers;
+
+/** What the kept answers of `pageFilter` may hold in keys: request lines are as long as a client makes them. */
+const MAX_FILTER_KEY_BYTES = 256 * 1024;
+
 /** What the page's response is made of. */
 interface Page {
   body: Buffer;
@@ -85,7 +96,31 @@ interface Page {
 export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: FastPageOptions): PageServer {
   const { deps } = runtime;
   const originOf = originReader();
+  // `pageFilter` keeps what a request line validates to, which holds only while no header is the validator's to check.
+  for (const [version, validator] of validators.api) {
+    if (validator.paramNames(OPERATION, 'header').length > 0)
+      throw new Error(`${OPERATION} in ${version} checks headers: its pages cannot be answered here`);
+  }
   const queryNames = new Map([...validators.api].map(([version, validator]) => [version, new Set(validator.queryNames(OPERATION))]));
+  /** `pageFilter`'s answers (false: not a page this answers), bounded by the bytes of their keys. */
+  const filters = new LRUCache<string, PageFilter | false>({ maxSize: MAX_FILTER_KEY_BYTES, sizeCalculation: (_, key) => key.length + 64 });
+
+  /**
+   * The page's filter, when the version's validator accepts the account id and query (undefined: the app is to
+   * answer). The same request line validates the same way (the operation has no header to check besides the version
+   * and authorization, which have middleware of their own), so the answer is kept per version and URL.
+   */
+  const pageFilter = (version: string, accountId: string, queryText: string): PageFilter | undefined => {
+    const key = `${version} ${accountId}?${queryText}`;
+    const known = filters.get(key);
+    if (known !== undefined) return known || undefined;
+    const query = plainQuery(queryText, queryNames.get(version) ?? new Set());
+    const validated = query && validators.api.get(version)?.validate(OPERATION, { path: { account_id: accountId }, query, headers: NO_HEADERS });
+    const filter = validated?.ok ? transactionFilter(validated.value.params) : undefined;
+    const page = filter && isJoinedPage(filter) ? filter : undefined;
+    filters.set(key, page ?? false);
+    return page;
+  };
 
   /** The page, or undefined when the app is to answer (nothing counted then but what the app will not count again). */
   const render = async (incoming: IncomingMessage): Promise<Page | undefined> => {
@@ -108,19 +143,11 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
       return undefined;
     }
     const version = requested?.trim() ?? versionOf(reads.application, runtime.defaultVersion);
-    const query = plainQuery(route[2]!, queryNames.get(version) ?? new Set());
-    const validated =
-      query &&
-      validators.api.get(version)?.validate(OPERATION, {
-        path: { account_id: accountId },
-        query,
-        headers: { get: (name: string) => (headers[name.toLowerCase()] as string | undefined) ?? null } as Headers,
-      });
-    if (!validated?.ok) return undefined;
-    const filter = transactionFilter(validated.value.params);
-    if (!isJoinedPage(filter)) return undefined;
+    const filter = pageFilter(version, accountId, route[2]!);
+    if (!filter) return undefined;
     // Throws (and so hands on) when the account is not the enrollment's to read.
-    const account = await accountFor(deps, found, accountId, { reachesInstitution: true });
+    const row = await runtime.keptAccounts.find(accountKey(found.id, accountId), incoming, () => deps.store.accounts.get(found.id, accountId));
+    const account = accessibleAccount(deps, found, accountId, row, { reachesInstitution: true });
 
     // The app's steps from here, counted as authentication counts: none refuses the request checked above.
     if (runtime.rateLimit?.take(enrollmentCaller(found)) !== undefined) return undefined;

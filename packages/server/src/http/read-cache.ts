@@ -14,7 +14,7 @@ import { LRUCache } from 'lru-cache';
 import type { Now } from '../domain/clock.ts';
 import type { ActivityShown, EnrollmentRow, Store } from '../storage/store.ts';
 import type { AppEnv } from './env.ts';
-import { syncedRequests } from './known-tokens.ts';
+import { syncedRequests } from './kept-reads.ts';
 import { enrollmentCaller } from './middleware/rate-limit.ts';
 import { VERSION_HEADER } from './middleware/version.ts';
 import { ownBytes } from './own-bytes.ts';
