@@ -9,8 +9,7 @@ import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { stopsWithThisProcess } from '@aggregation/test-support';
-import { childPids } from './proc.ts';
+import { childPids, stopsWithThisProcess } from '@aggregation/test-support';
 
 export type StartedAs = 'npm start' | 'aggregation-sandbox bin';
 

@@ -2,7 +2,7 @@
 // and the enrollment's accounts. Used by the server target (before it announces readiness) and by scenarios that
 // enroll many integrators at once, or one while a load runs.
 import { request } from 'node:http';
-import { mapLimited } from './http.ts';
+import { mapLimited } from '@aggregation/test-support';
 
 export interface Enrolled {
   username: string;

@@ -1,8 +1,8 @@
 // HTTP load with autocannon: a fixed number of connections for a fixed time, counting
 // responses per second and latency percentiles, while the target's RSS is sampled.
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+import { readCpuSeconds, sampleRss } from '@aggregation/test-support';
 import autocannon, { type Request } from 'autocannon';
-import { readCpuSeconds, sampleRss } from './proc.ts';
 import { fmtInt, fmtMb, fmtMs, medianOf } from './stats.ts';
 
 export interface LoadSpec {

@@ -3,9 +3,10 @@
 // with a fresh Idempotency-Key. The mix is a pool of concrete requests drawn once (ids read from the server),
 // so that the limit can replay each one's recorded bytes; every load request picks one from the pool at random.
 import { randomUUID } from 'node:crypto';
+import { mapLimited } from '@aggregation/test-support';
 import type { Request, RequestParams } from 'autocannon';
 import type { Enrolled } from './enroll.ts';
-import { expectStatus, mapLimited, type RecordedResponse } from './http.ts';
+import { expectStatus, type RecordedResponse } from './http.ts';
 
 export const PAYMENT_BODY = JSON.stringify({
   amount: '0.01',

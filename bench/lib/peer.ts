@@ -1,8 +1,7 @@
 // The peer: the Prism mock (started by @aggregation/mock as a child of this process), with its pid, so that its
 // RSS and CPU are measured like any other target's. Killed with the bench, however it ends (Ctrl-C, SIGTERM).
 import { type MockOptions, type Running, startMock } from '@aggregation/mock';
-import { stopOnExit } from '@aggregation/test-support';
-import { childPids } from './proc.ts';
+import { childPids, stopOnExit } from '@aggregation/test-support';
 
 export type Peer = { mock: Running; pid: number | undefined };
 

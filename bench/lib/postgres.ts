@@ -2,8 +2,8 @@
 // cluster started with the machine's initdb and pg_ctl), and the CPU time of a local cluster's processes, which
 // is spent for the server under test but outside its process.
 import { readdirSync, readFileSync } from 'node:fs';
+import { childPids, readCpuSeconds } from '@aggregation/test-support';
 import { type TestPostgres, testPostgres } from '../../packages/server/test/helpers/postgres.ts';
-import { childPids, readCpuSeconds } from './proc.ts';
 
 /** A PostgreSQL server to make databases on, or why there is none (the helper throws instead with CI=true). */
 export async function benchPostgres(): Promise<{ postgres: TestPostgres } | { skip: string }> {

@@ -1,6 +1,6 @@
 // Reads a long JSON array response as it streams, counting bytes and transactions without
 // holding the body, while the server's RSS is sampled.
-import { sampleRss } from './proc.ts';
+import { sampleRss } from '@aggregation/test-support';
 
 export interface StreamResult {
   items: number;

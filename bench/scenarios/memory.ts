@@ -4,13 +4,13 @@
 // with its own V8 settings (packages/server/src/v8-flags.ts) and the read cache as shipped (SANDBOX_READ_CACHE_MB,
 // when set, passed on).
 import { join } from 'node:path';
+import { type RssParts, readRss, readRssParts } from '@aggregation/test-support';
 import { type CommandServer, type StartedAs, startCommandServer } from '../lib/command-server.ts';
 import type { Context } from '../lib/context.ts';
 import { enrollMany } from '../lib/enroll.ts';
 import { failures, type LoadResult, load, loadCells } from '../lib/load.ts';
 import { randomRead } from '../lib/mix.ts';
 import { readCacheMb } from '../lib/options.ts';
-import { type RssParts, readRss, readRssParts } from '../lib/proc.ts';
 import type { Section, Table } from '../lib/report.ts';
 import { fmtInt, fmtMb } from '../lib/stats.ts';
 import { mixSize } from './integrators.ts';

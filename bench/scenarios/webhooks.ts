@@ -3,11 +3,11 @@
 // same receiver, HTTP client, signature and concurrency, no outbox). And verifyWebhook calls/s
 // against the same checks written directly with node:crypto.
 import { join } from 'node:path';
+import { sampleRss } from '@aggregation/test-support';
 import type { Child } from '../lib/child.ts';
 import { spawnChild } from '../lib/child.ts';
 import type { Context } from '../lib/context.ts';
 import { expectStatus, sendMany } from '../lib/http.ts';
-import { sampleRss } from '../lib/proc.ts';
 import type { Section } from '../lib/report.ts';
 import { spawnServers } from '../lib/server-target.ts';
 import { fmtInt, fmtMb, fmtPercent, median } from '../lib/stats.ts';

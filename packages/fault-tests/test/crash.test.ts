@@ -5,8 +5,8 @@
 // was stored, and every acknowledged event reaches a loopback receiver.
 import assert from 'node:assert/strict';
 import type { StorageOptions } from '@aggregation/server';
+import { mapLimited } from '@aggregation/test-support';
 import { afterAll, beforeAll, test } from 'vitest';
-import { mapLimited } from '../../../bench/lib/http.ts';
 import { eventually, type Receiver, receiver } from '../../server/test/helpers/harness.ts';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
 import { type Caller, callerOf, type Enrolled, enroll, errorShapeProblems, payee, type Reply } from '../src/api.ts';

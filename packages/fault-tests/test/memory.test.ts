@@ -5,8 +5,8 @@
 // and the resident memory's peak stays within a generous bound (the collector sizes its heap as it likes). The load
 // is bounded in requests, not time.
 import assert from 'node:assert/strict';
+import { readRss, sampleRss } from '@aggregation/test-support';
 import { afterAll, beforeAll, test } from 'vitest';
-import { readRss, sampleRss } from '../../../bench/lib/proc.ts';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
 import { basic, callerOf, type Enrolled, enroll } from '../src/api.ts';
 import { type ServerProcess, startServerProcess } from '../src/server-process.ts';

@@ -1,6 +1,17 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
+export { mapLimited } from './map-limited.ts';
 export { skipWhenMissing } from './missing.ts';
 export { opensslNewKey } from './openssl.ts';
+export {
+  childPids,
+  type RssParts,
+  type RssSampler,
+  readChildrenCpuSeconds,
+  readCpuSeconds,
+  readRss,
+  readRssParts,
+  sampleRss,
+} from './proc.ts';
 export {
   childrenExitWithParent,
   exitWithParent,
