@@ -351,6 +351,36 @@ describe('read cache off', () => {
   });
 });
 
+describe("read cache off: an account's kept row", () => {
+  test("is used again while current, and read again after another process's write to the account", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'server-kept-accounts-'));
+    const databasePath = join(dir, 'sandbox.sqlite');
+    const running = await startServer({ port: 0, hostname: '127.0.0.1', readCache: false, databasePath, webhooks: { autostart: false } });
+    const other = openStore({ path: databasePath });
+    try {
+      const http = caller((request) => fetch(request), running.url);
+      const enrolled = (await http('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } })).body;
+      const token = enrolled.access_token as string;
+      const checking = (enrolled.accounts as { id: string; subtype: string; enrollment_id: string }[]).find((a) => a.subtype === 'checking')!;
+      const balances = async () => (await http('GET', `/accounts/${checking.id}/balances`, { token })).body as { ledger: string };
+      const kept = running.app.runtime.keptAccounts;
+      const first = await balances();
+      const hits = kept.hits;
+      assert.deepEqual(await balances(), first);
+      assert.equal(kept.hits, hits + 1, 'the second read uses the row the first one read');
+      const row = (await other.accounts.get(checking.enrollment_id, checking.id))!;
+      await other.transaction((tx) => tx.accounts.update(checking.id, { ledger_cents: row.ledger_cents + 100 }), {
+        changes: { enrollment: checking.enrollment_id, account: checking.id },
+      });
+      assert.equal(Number((await balances()).ledger), Number(first.ledger) + 1, "another process's write shows");
+    } finally {
+      await other.close();
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('read cache and stores that cannot see other writers', () => {
   test("a store whose change mark misses other processes' commits (PostgreSQL) gets no read cache", async () => {
     const store = openStore({ path: ':memory:' });

@@ -58,7 +58,7 @@ export interface Runtime {
   renderedRows: RenderedRows;
   /** What authentication read for each token, while current. */
   knownTokens: KnownTokens;
-  /** Account rows read for pages, while current (kept-reads.ts). */
+  /** The account rows requests named, while current (kept-accounts.ts). */
   keptAccounts: KeptReads<AccountRow>;
 }
 

@@ -1,4 +1,4 @@
-// The account rows a fresh page reads (its account's, checked for access), kept per process while current
+// The account rows of the requests that name one (its path's, checked for access), kept per process while current
 // (kept-reads.ts). A row shows its own account's activity (its balances): a payment from that account moves its
 // revision, one from another account of the enrollment does not.
 import type { AccountRow, Store } from '../storage/store.ts';

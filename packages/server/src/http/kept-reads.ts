@@ -62,7 +62,8 @@ export class KeptReads<V> {
     const revision = store.scopedRevision(scope.enrollment, scope.activity);
     const changed = store.changedSince ? store.changedSince(scope.enrollment, mark, scope.activity) : store.changeMark() !== mark;
     if (changed) this.entries.delete(key);
-    else this.entries.set(key, { value, scope, revision, mark });
+    // Shared by the requests that find it: frozen, so that none changes it for the others.
+    else this.entries.set(key, { value: Object.freeze(value), scope, revision, mark });
     return value;
   }
 
