@@ -2,7 +2,7 @@
 // and the enrollment's accounts. Used by the server target (before it announces readiness) and by scenarios that
 // enroll many integrators at once, or one while a load runs.
 import { request } from 'node:http';
-import { mapLimited } from '@aggregation/test-support';
+import pMap from 'p-map';
 
 export interface Enrolled {
   username: string;
@@ -51,5 +51,5 @@ function postJson(url: string, body: unknown): Promise<{ status: number; text: s
 
 /** `count` enrollments of `username`, `concurrency` at a time. */
 export function enrollMany(baseUrl: string, username: string, count: number, concurrency = 10): Promise<Enrolled[]> {
-  return mapLimited(Array.from({ length: count }), concurrency, () => enroll(baseUrl, username));
+  return pMap(Array.from({ length: count }), () => enroll(baseUrl, username), { concurrency });
 }

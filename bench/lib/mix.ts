@@ -3,8 +3,8 @@
 // with a fresh Idempotency-Key. The mix is a pool of concrete requests drawn once (ids read from the server),
 // so that the limit can replay each one's recorded bytes; every load request picks one from the pool at random.
 import { randomUUID } from 'node:crypto';
-import { mapLimited } from '@aggregation/test-support';
 import type { Request, RequestParams } from 'autocannon';
+import pMap from 'p-map';
 import type { Enrolled } from './enroll.ts';
 import { expectStatus, type RecordedResponse } from './http.ts';
 
@@ -47,14 +47,18 @@ export async function drawMix(baseUrl: string, enrolled: Enrolled[], size: numbe
   });
   // The transaction ids of each account a draw needs them for, from its first page.
   const needIds = new Map(draws.filter((d) => d.kind === 'page from_id' || d.kind === 'transaction').map((d) => [d.account.id, d.e] as const));
-  const pages = await mapLimited([...needIds], concurrency, async ([accountId, e]) => {
-    const recorded = await expectStatus(
-      `${baseUrl}/accounts/${accountId}/transactions?count=100`,
-      { headers: { authorization: e.authorization } },
-      200,
-    );
-    return [accountId, (JSON.parse(Buffer.from(recorded.body).toString()) as { id: string }[]).map((t) => t.id)] as const;
-  });
+  const pages = await pMap(
+    [...needIds],
+    async ([accountId, e]) => {
+      const recorded = await expectStatus(
+        `${baseUrl}/accounts/${accountId}/transactions?count=100`,
+        { headers: { authorization: e.authorization } },
+        200,
+      );
+      return [accountId, (JSON.parse(Buffer.from(recorded.body).toString()) as { id: string }[]).map((t) => t.id)] as const;
+    },
+    { concurrency },
+  );
   const idsOf = new Map(pages);
   return draws.map(({ index, e, account, kind }): MixEntry => {
     const entry = (method: MixEntry['method'], path: string, replayPath = path) => ({ kind, method, path, authorization: e.authorization, replayPath });
@@ -84,9 +88,9 @@ export async function drawMix(baseUrl: string, enrolled: Enrolled[], size: numbe
 
 /** Each entry's response from the server, by replay path: what the limit sends back. */
 export async function recordMix(baseUrl: string, entries: MixEntry[], concurrency = 10): Promise<Record<string, RecordedResponse>> {
-  const responses = await mapLimited(entries, concurrency, (entry) =>
-    expectStatus(baseUrl + entry.path, mixInit(entry), entry.method === 'POST' ? 202 : 200),
-  );
+  const responses = await pMap(entries, (entry) => expectStatus(baseUrl + entry.path, mixInit(entry), entry.method === 'POST' ? 202 : 200), {
+    concurrency,
+  });
   return Object.fromEntries(entries.map((entry, i) => [entry.replayPath, responses[i]!]));
 }
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { XMLParser } from 'fast-xml-parser';
-import { mapLimit } from '../src/concurrency.ts';
+import pMap from 'p-map';
 import { startLocalServer } from '../src/target.ts';
 import { type Mutant, mutants, unbroken } from './mutants/breaks.ts';
 import { startBrokenServer } from './mutants/proxy.ts';
@@ -56,31 +56,35 @@ const reports = await mkdtemp(join(tmpdir(), 'contract-mutants-'));
 const started = Date.now();
 let outcomes: Outcome[];
 try {
-  outcomes = await mapLimit([unbroken, ...chosen], Number(options.jobs), async (mutant) => {
-    const broken = await startBrokenServer(server.baseUrl, mutant.break);
-    const begun = Date.now();
-    try {
-      const reportDir = join(reports, mutant.name);
-      const suites = options.allSuites ? unbroken.suites : mutant.suites;
-      const { code, output } = await runCommand(['--base-url', broken.url, '--quick', '--only', suites.join(','), '--report-dir', reportDir]);
-      const failed = await failedTestcases(join(reportDir, 'junit.xml')).catch(() => []);
-      const outcome = {
-        mutant,
-        exitCode: code,
-        failed,
-        caughtBy: failed.filter((name) => mutant.caughtBy.test(name)),
-        seconds: (Date.now() - begun) / 1000,
-        output,
-      };
-      const verdict = mutant === unbroken ? (code === 0 ? 'passes' : 'FAILS') : code === 1 && outcome.caughtBy.length ? 'caught' : 'NOT CAUGHT';
-      console.log(
-        `${mutant.name.padEnd(24)} exit ${code}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}${outcome.caughtBy.length > 1 ? ` (+${outcome.caughtBy.length - 1} more)` : ''}`,
-      );
-      return outcome;
-    } finally {
-      await broken.close();
-    }
-  });
+  outcomes = await pMap(
+    [unbroken, ...chosen],
+    async (mutant) => {
+      const broken = await startBrokenServer(server.baseUrl, mutant.break);
+      const begun = Date.now();
+      try {
+        const reportDir = join(reports, mutant.name);
+        const suites = options.allSuites ? unbroken.suites : mutant.suites;
+        const { code, output } = await runCommand(['--base-url', broken.url, '--quick', '--only', suites.join(','), '--report-dir', reportDir]);
+        const failed = await failedTestcases(join(reportDir, 'junit.xml')).catch(() => []);
+        const outcome = {
+          mutant,
+          exitCode: code,
+          failed,
+          caughtBy: failed.filter((name) => mutant.caughtBy.test(name)),
+          seconds: (Date.now() - begun) / 1000,
+          output,
+        };
+        const verdict = mutant === unbroken ? (code === 0 ? 'passes' : 'FAILS') : code === 1 && outcome.caughtBy.length ? 'caught' : 'NOT CAUGHT';
+        console.log(
+          `${mutant.name.padEnd(24)} exit ${code}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}${outcome.caughtBy.length > 1 ? ` (+${outcome.caughtBy.length - 1} more)` : ''}`,
+        );
+        return outcome;
+      } finally {
+        await broken.close();
+      }
+    },
+    { concurrency: Number(options.jobs) },
+  );
 } finally {
   await server.close();
 }

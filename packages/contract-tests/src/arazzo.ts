@@ -8,8 +8,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { distDir } from '@aggregation/openapi/contract';
+import pMap from 'p-map';
 import { parse, stringify } from 'yaml';
-import { mapLimit } from './concurrency.ts';
 import { documentOf, validatorOf } from './coverage.ts';
 import { packageDir } from './python.ts';
 import { Collector } from './report/collect.ts';
@@ -152,38 +152,42 @@ export async function runWorkflows(
   const outcome = emptyOutcome();
   const total: Tally = { workflows: 0, passed: 0, steps: 0, checks: 0, failed: 0, requests: 0 };
   await mkdir(dir, { recursive: true });
-  await mapLimit(files, 2, async (file) => {
-    const copy = await withInstalledBundles(file, dir);
-    const report = join(dir, `${file.name}-${label}.json`);
-    const args = [
-      copy,
-      '--workflow',
-      ...topLevel(file),
-      '--server',
-      JSON.stringify(servers),
-      '--json-output',
-      report,
-      '--input',
-      JSON.stringify(inputs(file)),
-      // The paging workflow calls itself while pages come full: a server that cycles through pages would otherwise
-      // run to Respect's default of 2,000 steps. A correct run of every file takes under 50.
-      '--max-steps',
-      '400',
-    ];
-    const { code, output } = await respect(args, dir, 3_600_000);
-    await writeFile(join(dir, `${file.name}-${label}.txt`), output);
-    outcome.rawOutputs.push(`arazzo/${file.name}-${label}.json`, `arazzo/${file.name}-${label}.txt`);
-    let parsed: RespectReport;
-    try {
-      parsed = JSON.parse(await readFile(report, 'utf8')) as RespectReport;
-    } catch {
-      outcome.errors.push(`${file.name}: redocly respect exited with ${code} and wrote no report:\n${output.slice(-3000)}`);
-      return;
-    }
-    const one = collectReport(parsed, collector);
-    for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += one[key];
-    if (code !== 0 && one.failed === 0) outcome.errors.push(`${file.name}: redocly respect exited with ${code}:\n${output.slice(-3000)}`);
-  });
+  await pMap(
+    files,
+    async (file) => {
+      const copy = await withInstalledBundles(file, dir);
+      const report = join(dir, `${file.name}-${label}.json`);
+      const args = [
+        copy,
+        '--workflow',
+        ...topLevel(file),
+        '--server',
+        JSON.stringify(servers),
+        '--json-output',
+        report,
+        '--input',
+        JSON.stringify(inputs(file)),
+        // The paging workflow calls itself while pages come full: a server that cycles through pages would otherwise
+        // run to Respect's default of 2,000 steps. A correct run of every file takes under 50.
+        '--max-steps',
+        '400',
+      ];
+      const { code, output } = await respect(args, dir, 3_600_000);
+      await writeFile(join(dir, `${file.name}-${label}.txt`), output);
+      outcome.rawOutputs.push(`arazzo/${file.name}-${label}.json`, `arazzo/${file.name}-${label}.txt`);
+      let parsed: RespectReport;
+      try {
+        parsed = JSON.parse(await readFile(report, 'utf8')) as RespectReport;
+      } catch {
+        outcome.errors.push(`${file.name}: redocly respect exited with ${code} and wrote no report:\n${output.slice(-3000)}`);
+        return;
+      }
+      const one = collectReport(parsed, collector);
+      for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += one[key];
+      if (code !== 0 && one.failed === 0) outcome.errors.push(`${file.name}: redocly respect exited with ${code}:\n${output.slice(-3000)}`);
+    },
+    { concurrency: 2 },
+  );
   return { collector, outcome, tally: total };
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type DocumentName, distDir } from '@aggregation/openapi/contract';
 import { CURRENT_VERSION, VERSIONS } from '@aggregation/openapi/versions';
-import { mapLimit } from './concurrency.ts';
+import pMap from 'p-map';
 import { packageDir } from './python.ts';
 import { Collector } from './report/collect.ts';
 import { curlOf, excerpt } from './report/curl.ts';
@@ -250,34 +250,41 @@ export async function runSchemathesisSuite(ctx: SuiteContext): Promise<SuiteOutc
   }
   // Longest first: the whole documents' runs take several times the removals', which then fill the gaps.
   runs.sort((a, b) => Number(Boolean(a.include)) - Number(Boolean(b.include)));
-  await mapLimit(runs, ctx.options.quick ? 3 : 2, async (run) => {
-    const env = {
-      ...process.env,
-      CONTRACT_ACCOUNT_ID: run.accountId,
-      CONTRACT_APPLICATION_KEY: ctx.sandbox.applicationKey ?? '',
-      CONTRACT_SERVER_ORIGINS: origins,
-      SCHEMATHESIS_HOOKS: join(packageDir, 'schemathesis_hooks.py'),
-    };
-    const started = Date.now();
-    // Only a run that hangs is stopped: an hour is far beyond any run's length.
-    const { code, output } = await execute(python, argsFor(run, ctx, dir), env, dir, 3_600_000);
-    const base = fileName(run);
-    await writeFile(join(dir, `${base}.txt`), output);
-    outcome.rawOutputs.push(...['txt', 'ndjson', 'json', 'junit.xml'].map((ext) => `schemathesis/${base}.${ext}`));
-    let totals: { cases: number; failures: number };
-    try {
-      totals = await collectEvents(join(dir, `${base}.ndjson`), run, collector, sanitized);
-    } catch {
-      outcome.errors.push(`${run.name} seed ${run.seed}: Schemathesis exited with ${code} and wrote no event stream:\n${output.slice(-3000)}`);
-      return;
-    }
-    const seconds = ((Date.now() - started) / 1000).toFixed(0);
-    collector.note(run.document, `${run.name} seed ${run.seed} (${run.phases}): ${totals.cases} cases, ${totals.failures} failed checks, ${seconds} s`);
-    // Exit 1 is failed checks, already in the testcases; anything else is Schemathesis itself failing.
-    if (code !== 0 && !(code === 1 && totals.failures > 0)) {
-      outcome.errors.push(`${run.name} seed ${run.seed}: Schemathesis exited with ${code}:\n${output.slice(-3000)}`);
-    }
-  });
+  await pMap(
+    runs,
+    async (run) => {
+      const env = {
+        ...process.env,
+        CONTRACT_ACCOUNT_ID: run.accountId,
+        CONTRACT_APPLICATION_KEY: ctx.sandbox.applicationKey ?? '',
+        CONTRACT_SERVER_ORIGINS: origins,
+        SCHEMATHESIS_HOOKS: join(packageDir, 'schemathesis_hooks.py'),
+      };
+      const started = Date.now();
+      // Only a run that hangs is stopped: an hour is far beyond any run's length.
+      const { code, output } = await execute(python, argsFor(run, ctx, dir), env, dir, 3_600_000);
+      const base = fileName(run);
+      await writeFile(join(dir, `${base}.txt`), output);
+      outcome.rawOutputs.push(...['txt', 'ndjson', 'json', 'junit.xml'].map((ext) => `schemathesis/${base}.${ext}`));
+      let totals: { cases: number; failures: number };
+      try {
+        totals = await collectEvents(join(dir, `${base}.ndjson`), run, collector, sanitized);
+      } catch {
+        outcome.errors.push(`${run.name} seed ${run.seed}: Schemathesis exited with ${code} and wrote no event stream:\n${output.slice(-3000)}`);
+        return;
+      }
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      collector.note(
+        run.document,
+        `${run.name} seed ${run.seed} (${run.phases}): ${totals.cases} cases, ${totals.failures} failed checks, ${seconds} s`,
+      );
+      // Exit 1 is failed checks, already in the testcases; anything else is Schemathesis itself failing.
+      if (code !== 0 && !(code === 1 && totals.failures > 0)) {
+        outcome.errors.push(`${run.name} seed ${run.seed}: Schemathesis exited with ${code}:\n${output.slice(-3000)}`);
+      }
+    },
+    { concurrency: ctx.options.quick ? 3 : 2 },
+  );
   outcome.testsuites = collector.testsuites();
   return outcome;
 }

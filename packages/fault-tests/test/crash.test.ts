@@ -5,7 +5,7 @@
 // was stored, and every acknowledged event reaches a loopback receiver.
 import assert from 'node:assert/strict';
 import type { StorageOptions } from '@aggregation/server';
-import { mapLimited } from '@aggregation/test-support';
+import pMap from 'p-map';
 import { afterAll, beforeAll, test } from 'vitest';
 import { eventually, type Receiver, receiver } from '../../server/test/helpers/harness.ts';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
@@ -178,11 +178,15 @@ for (const kind of kinds) {
       tally.storedPayments += ids.filter((id) => acknowledgedIds.has(id)).length;
       // A client retries what it never saw answered: each key makes one payment, whatever the crash left. The keys
       // are distinct, so they are retried WORKERS at a time, as the load sent them.
-      await mapLimited([...attemptedKeys], WORKERS, async (key) => {
-        const retried = await pay(key);
-        assert.equal(retried.status, 202, retried.text);
-        if (acknowledged.has(key)) assert.equal(retried.body.id, acknowledged.get(key), `retrying ${key} paid again`);
-      });
+      await pMap(
+        [...attemptedKeys],
+        async (key) => {
+          const retried = await pay(key);
+          assert.equal(retried.status, 202, retried.text);
+          if (acknowledged.has(key)) assert.equal(retried.body.id, acknowledged.get(key), `retrying ${key} paid again`);
+        },
+        { concurrency: WORKERS },
+      );
       const afterRetries = await call('GET', `/accounts/${enrolled.checking}/payments`, { token: enrolled.token });
       assert.equal(afterRetries.body.length, attemptedKeys.size, 'each Idempotency-Key made exactly one payment');
     });

@@ -1,5 +1,4 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
-export { mapLimited } from './map-limited.ts';
 export { skipWhenMissing } from './missing.ts';
 export { opensslNewKey } from './openssl.ts';
 export {

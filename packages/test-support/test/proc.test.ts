@@ -1,10 +1,10 @@
-// What a process under test uses, read from /proc (src/proc.ts), and mapLimited: checked on this process and its
-// children, by CPU time and memory they really used.
+// What a process under test uses, read from /proc (src/proc.ts): checked on this process and its children, by the CPU
+// time and memory they really used.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, test } from 'vitest';
-import { childPids, mapLimited, readChildrenCpuSeconds, readCpuSeconds, readRss, readRssParts, sampleRss } from '../src/index.ts';
+import { childPids, readChildrenCpuSeconds, readCpuSeconds, readRss, readRssParts, sampleRss } from '../src/index.ts';
 
 /** Spends `seconds` of this thread's CPU time. */
 function spin(seconds: number): void {
@@ -48,22 +48,5 @@ describe.skipIf(process.platform !== 'linux')('/proc readings', () => {
     const { start, peak, end } = sampler.stop();
     assert.ok(peak - start >= 100 * 1024 * 1024, `start ${start}, peak ${peak}`);
     assert.ok(peak >= end);
-  });
-});
-
-describe('mapLimited', () => {
-  test('runs at most the limit at once and answers in the items’ order', async () => {
-    let running = 0;
-    let most = 0;
-    const results = await mapLimited([5, 1, 4, 2, 3], 2, async (item, index) => {
-      running += 1;
-      most = Math.max(most, running);
-      await new Promise((resolve) => setImmediate(resolve, item));
-      running -= 1;
-      return `${index}:${item}`;
-    });
-    assert.deepEqual(results, ['0:5', '1:1', '2:4', '3:2', '4:3']);
-    assert.equal(most, 2);
-    assert.deepEqual(await mapLimited([], 3, async () => 1), []);
   });
 });
