@@ -4,11 +4,12 @@
 //
 // It is made once, under a lock, at a name of its own (its scripts name their own path, so it is never moved) and
 // marked `.complete`; `<name>-<key>` is then a link to it, put in place by one rename. A run therefore finds either
-// no virtualenv or a complete one, and what a killed run left half made is removed by the next.
+// no virtualenv or a complete one, and what a killed run left half made is removed by the next. Each run marks the
+// one it uses, and removes the others of its name that went unused for five days.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -59,6 +60,13 @@ const isComplete = (dir: string) => existsSync(join(dir, '.complete'));
 
 /** The virtualenv, made when missing. Throws with pip's (or venv's) own words on failure. */
 export async function ensureCachedVenv(spec: CachedVenvSpec): Promise<CachedVenv> {
+  const venv = await madeVenv(spec);
+  await markUsed(venv.dir);
+  await removeUnused(spec.cacheDir, spec.name, venv.dir);
+  return venv;
+}
+
+async function madeVenv(spec: CachedVenvSpec): Promise<CachedVenv> {
   const dir = await cachedVenvDir(spec);
   const venv = { dir, python: join(dir, 'bin', 'python') };
   if (isComplete(dir)) return venv;
@@ -97,6 +105,42 @@ async function makeVenv(spec: CachedVenvSpec, dir: string): Promise<void> {
     );
   } catch (error) {
     throw new Error(`pip install ${installed(spec).join(' ')} failed: ${stderrOf(error)}`);
+  }
+}
+
+/**
+ * How long a virtualenv may go unused before a run of the same name removes it (Go trims its build cache of what
+ * went unused for five days): a changed pin or Python makes a new one each time, and the old ones would stay.
+ */
+const UNUSED_FOR_MS = 5 * 24 * 60 * 60_000;
+
+/** A run's use of the virtualenv, as the time of its mark. */
+async function markUsed(dir: string): Promise<void> {
+  const now = new Date();
+  await utimes(join(dir, '.complete'), now, now);
+}
+
+/**
+ * The other complete virtualenvs of this name that no run used for UNUSED_FOR_MS, removed (the link and what it
+ * names) under their own lock, so that no run makes one while it goes. Half-made ones are left to their own name's
+ * next run.
+ */
+async function removeUnused(cacheDir: string, name: string, keep: string): Promise<void> {
+  const sibling = new RegExp(`^${name.replace(/[^A-Za-z0-9_-]/g, '\\$&')}-[0-9a-f]{16}$`);
+  const unused = async (dir: string) => {
+    const used = (await stat(join(dir, '.complete')).catch(() => undefined))?.mtimeMs;
+    return used !== undefined && Date.now() - used > UNUSED_FOR_MS;
+  };
+  for (const entry of await readdir(cacheDir)) {
+    const dir = join(cacheDir, entry);
+    if (!sibling.test(entry) || dir === keep || !(await unused(dir))) continue;
+    await withLock(`${dir}.lock`, async () => {
+      if (!(await unused(dir))) return;
+      // The link first, so that a run finds none rather than one half removed; earlier versions made it in place.
+      const made = await realpath(dir);
+      if (made !== dir) await rm(dir, { force: true });
+      await rm(made, { recursive: true, force: true });
+    });
   }
 }
 

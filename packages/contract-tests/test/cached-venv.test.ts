@@ -2,7 +2,19 @@
 // processes too, and never used half made.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -71,5 +83,30 @@ describe.skipIf(noPython)('a cached virtualenv', () => {
     const again: string[] = [];
     assert.deepEqual(await ensureCachedVenv({ ...spec, log: (line) => again.push(line) }), here);
     assert.deepEqual(again, []);
+  });
+
+  it("marks its use, and removes the same name's virtualenvs that went unused for five days, and only those", async () => {
+    const dir = (await ensureCachedVenv(spec)).dir;
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60_000);
+    /** A complete virtualenv of `name` (a link to where it was made), last used `days` ago. */
+    const kept = (name: string, days: number) => {
+      const link = join(spec.cacheDir, name);
+      mkdirSync(`${link}.1.1`);
+      writeFileSync(join(`${link}.1.1`, '.complete'), '');
+      symlinkSync(`${name}.1.1`, link);
+      utimesSync(join(link, '.complete'), daysAgo(days), daysAgo(days));
+      return link;
+    };
+    const old = kept('tools-0123456789abcdef', 6);
+    const recent = kept('tools-fedcba9876543210', 4);
+    const otherName = kept('other-0123456789abcdef', 30);
+    utimesSync(join(dir, '.complete'), daysAgo(10), daysAgo(10));
+
+    await ensureCachedVenv(spec);
+    assert.ok(Date.now() - statSync(join(dir, '.complete')).mtimeMs < 60 * 60_000, 'the run marked its use');
+    assert.ok(!existsSync(old) && !existsSync(`${old}.1.1`), 'unused for six days: the link and what it names are gone');
+    assert.ok(existsSync(join(recent, '.complete')), 'used four days ago: kept');
+    assert.ok(existsSync(join(otherName, '.complete')), "another name's: left to its own runs");
+    assert.ok(existsSync(join(dir, 'bin', 'python')));
   });
 });
