@@ -7,7 +7,6 @@
 // as joining it. Anything else, or any doubt, is handed on untouched to the app (`pass`), before anything is written.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { accessibleAccount } from '../domain/accounts.ts';
 import { versionOf } from '../domain/applications.ts';
 import { isLiveToken } from '../domain/ids.ts';
 import { enrollmentStatus, needsSync, syncEnrollment } from '../domain/lifecycle.ts';
@@ -17,7 +16,7 @@ import { isVersion } from '../versions/index.ts';
 import type { Edge } from './edge.ts';
 import type { Runtime } from './env.ts';
 import { isJoinedPage, joinedPage, transactionFilter } from './handlers/transactions.ts';
-import { accountKey } from './kept-accounts.ts';
+import { keptAccountFor } from './kept-accounts.ts';
 import { tokenIn, tokenReads } from './middleware/auth.ts';
 import { ENROLLMENT_STATUS_HEADER } from './middleware/enrollment-status.ts';
 import { countedRequests, enrollmentCaller } from './middleware/rate-limit.ts';
@@ -146,8 +145,7 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
     const filter = pageFilter(version, accountId, route[2]!);
     if (!filter) return undefined;
     // Throws (and so hands on) when the account is not the enrollment's to read.
-    const row = await runtime.keptAccounts.find(accountKey(found.id, accountId), incoming, () => deps.store.accounts.get(found.id, accountId));
-    const account = accessibleAccount(deps, found, accountId, row, { reachesInstitution: true });
+    const account = await keptAccountFor(runtime, found, accountId, incoming, { reachesInstitution: true });
 
     // The app's steps from here, counted as authentication counts: none refuses the request checked above.
     if (runtime.rateLimit?.take(enrollmentCaller(found)) !== undefined) return undefined;

@@ -1,20 +1,16 @@
 // Accounts, their details and balances, and removing access.
-import { type AccountAccess, accessibleAccount, detailsOf, listAccounts, removeAccount } from '../../domain/accounts.ts';
+import { type AccountAccess, detailsOf, listAccounts, removeAccount } from '../../domain/accounts.ts';
 import { revokeEnrollment } from '../../domain/enrollments.ts';
 import type { AccountRow } from '../../storage/store.ts';
 import { answer } from '../answer.ts';
 import type { AppContext, Runtime } from '../env.ts';
-import { accountKey } from '../kept-accounts.ts';
+import { keptAccountFor } from '../kept-accounts.ts';
 import { presentAccount, presentBalances, presentDetails } from '../present.ts';
 import type { ApiHandlers } from './types.ts';
 
 /** The path's account, as the token's enrollment may see it: its row read, or kept while current (kept-accounts.ts). */
-export async function pathAccount(c: AppContext, runtime: Runtime, access: AccountAccess = {}): Promise<AccountRow> {
-  const { deps, keptAccounts } = runtime;
-  const enrollment = c.get('enrollment');
-  const id = c.req.param('account_id')!;
-  const row = await keptAccounts.find(accountKey(enrollment.id, id), c.env?.incoming, () => deps.store.accounts.get(enrollment.id, id));
-  return accessibleAccount(deps, enrollment, id, row, access);
+export function pathAccount(c: AppContext, runtime: Runtime, access: AccountAccess = {}): Promise<AccountRow> {
+  return keptAccountFor(runtime, c.get('enrollment'), c.req.param('account_id')!, c.env?.incoming, access);
 }
 
 export const accountHandlers = {
