@@ -2,7 +2,6 @@
 // layer of go/ (token authentication, typed errors, retries, webhook verification and their tests, README), the
 // POSTs that take an Idempotency-Key (idempotency.gen.go, from the description) and the shared webhook vectors as
 // its testdata, assembled into a folder that `go vet` and `go test` must pass.
-import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock } from '@aggregation/contract-tests/cached-venv';
@@ -36,12 +35,12 @@ export function assembleGoModule(outDir: string): string {
 const tidied = ['go.mod', 'go.sum'];
 
 /** What a module's checks depend on: every file of the folder, by its name in it, and the Go that checks it. */
-function moduleHash(dir: string, goVersion: string): string {
+export function moduleHash(dir: string, goVersion: string): string {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
-  return createHash('sha256').update(goVersion).update('\0').update(hashFiles(files, dir)).digest('hex');
+  return hashFiles(files, { root: dir, extra: [goVersion] });
 }
 
 /**

@@ -7,11 +7,13 @@ import { basename, join, relative, sep } from 'node:path';
 import { clientsDir, repoRoot, toolsCacheDir } from './paths.ts';
 
 /**
- * What a list of files holds: each one's path under `root` and its contents. Paths are taken relative to `root` so
- * that another checkout, or the same files in another folder, hash the same.
+ * What a list of files holds: each one's path under `root` and its contents, and the `extra` values given (the version
+ * of the tool that makes something of the files). Paths are taken relative to `root` so that another checkout, or the
+ * same files in another folder, hash the same.
  */
-export function hashFiles(files: readonly string[], root = repoRoot): string {
+export function hashFiles(files: readonly string[], { root = repoRoot, extra = [] }: { root?: string; extra?: readonly string[] } = {}): string {
   const hash = createHash('sha256');
+  for (const value of extra) hash.update(value).update('\0');
   for (const file of files) hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }

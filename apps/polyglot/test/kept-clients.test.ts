@@ -1,10 +1,12 @@
 // A generated client kept in the tools cache under the hash of its inputs comes back into a clean checkout for the same
-// hash only; keeping a newer one drops the older; a folder other outputs share keeps only what it names.
+// hash only; keeping a newer one drops the older; a folder other outputs share keeps only what it names. A record of
+// checks passed is keyed by what was checked and by the toolchain that checked it.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
+import { moduleHash } from '../src/go-module.ts';
 import { hashFiles, isUpToDate, isUpToDateOrKept, keptClientsDir, markUpToDateAndKeep } from '../src/stamp.ts';
 
 describe('generated clients kept between checkouts', () => {
@@ -25,15 +27,31 @@ describe('generated clients kept between checkouts', () => {
   it('the same inputs in another checkout hash the same; another name or content does not', () => {
     const files = { 'spec.json': '{}', 'config/gen.yaml': 'a: 1' };
     const [first, second] = [generated('inputs-a', 'repo', files), generated('inputs-b', 'repo', files)];
-    const hash = (checkout: string, names = Object.keys(files)) =>
+    const hash = (checkout: string, names = Object.keys(files), extra?: string[]) =>
       hashFiles(
         names.map((name) => join(checkout, name)),
-        checkout,
+        { root: checkout, extra },
       );
     assert.equal(hash(first), hash(second));
     assert.notEqual(hash(first), hash(first, ['config/gen.yaml', 'spec.json']));
+    assert.notEqual(hash(first), hash(first, undefined, ['tool 1']));
+    assert.notEqual(hash(first, undefined, ['tool 1']), hash(first, undefined, ['tool 2']));
     writeFileSync(join(second, 'spec.json'), '{ }');
     assert.notEqual(hash(first), hash(second));
+  });
+
+  it('a Go module is checked again when any of its files or the Go that checks it changed, and only then', () => {
+    const files = { 'go.mod': 'module example', 'client.gen.go': 'package a', 'testdata/vectors.json': '[]' };
+    const module = generated('go-module', 'module', files);
+    const key = moduleHash(module, 'go1.25.0');
+    assert.equal(moduleHash(generated('go-module-copy', 'module', files), 'go1.25.0'), key);
+    assert.notEqual(moduleHash(module, 'go1.25.1'), key);
+    writeFileSync(join(module, 'testdata', 'vectors.json'), '[{}]');
+    assert.notEqual(moduleHash(module, 'go1.25.0'), key);
+    writeFileSync(join(module, 'testdata', 'vectors.json'), '[]');
+    assert.equal(moduleHash(module, 'go1.25.0'), key);
+    writeFileSync(join(module, 'README.md'), '');
+    assert.notEqual(moduleHash(module, 'go1.25.0'), key);
   });
 
   it('a clean checkout gets the kept copy for the same hash, and generates for any other', () => {
