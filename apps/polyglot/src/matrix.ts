@@ -95,9 +95,18 @@ function phpFiles(dir: string): string[] {
     .map((file) => join(dir, file));
 }
 
+/**
+ * What the Kotlin client's build is kept for: its generation (in `clientDir`), the smoke project's pom and program, and
+ * the JDK that compiled them (an older one cannot run them).
+ */
+export function kotlinBuildHash(clientDir: string, jdkVersion: string): string {
+  const project = smokeDir('kotlin');
+  return hashFiles([stampFile(clientDir), join(project, 'pom.xml'), join(project, 'src', 'Smoke.kt')], { extra: [jdkVersion] });
+}
+
 export function buildOf(target: TargetDefinition, toolchain: Toolchain): Build {
   // The runner checked `needs` first: the tools a build uses are there.
-  const { go, java, maven, python, cargo, ruby, php } = toolchain as { [K in keyof Toolchain]: NonNullable<Toolchain[K]> };
+  const { go, java, jdkVersion, maven, python, cargo, ruby, php } = toolchain as { [K in keyof Toolchain]: NonNullable<Toolchain[K]> };
   // The workspace's own three clients (openapi-generator/*.yaml) are generated together, as its tests expect; the
   // matrix's others (openapi-generator/matrix/*.yaml) one by one.
   const openapiGenerator = () =>
@@ -157,7 +166,7 @@ export function buildOf(target: TargetDefinition, toolchain: Toolchain): Build {
       };
     case 'openapi-generator-java': {
       let classpath: Promise<string> | undefined;
-      const compile = () => (classpath ??= compileJavaClient(maven));
+      const compile = () => (classpath ??= compileJavaClient(maven, jdkVersion));
       return {
         generate: openapiGenerator,
         compile,
@@ -167,12 +176,12 @@ export function buildOf(target: TargetDefinition, toolchain: Toolchain): Build {
     }
     case 'openapi-generator-kotlin': {
       // Maven compiles the generated sources with the smoke program (its pom.xml), into the client's directory; again
-      // only when the generation, the pom or the program changed (the Kotlin compiler takes minutes of CPU).
+      // only when the generation, the pom, the program or the JDK changed (the Kotlin compiler takes minutes of CPU).
       const project = smokeDir('kotlin');
       const buildDir = () => join(outputDir(), 'target');
       const classpathFile = () => join(buildDir(), 'classpath.txt');
       const mavenCompile = async () => {
-        const hash = hashFiles([stampFile(outputDir()), join(project, 'pom.xml'), join(project, 'src', 'Smoke.kt')]);
+        const hash = kotlinBuildHash(outputDir(), jdkVersion);
         if (isUpToDate(buildDir(), hash)) return;
         await run(
           maven,

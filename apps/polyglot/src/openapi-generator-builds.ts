@@ -60,20 +60,23 @@ export const importEveryModule = [
   'print(len(names), "modules")',
 ].join('\n');
 
+/** What the compiled Java client is kept for: the generation, and the JDK that compiled it (an older one cannot run it). */
+export const javaClientHash = (jdkVersion: string, generation = stampFile(outputRoot)) => hashFiles([generation], { extra: [jdkVersion] });
+
 /**
- * `mvn compile` of the generated Maven project, once per generation (test files of this package that need it run at
- * the same time: they take turns through a lock, and the second finds it compiled); returns the classpath to run
- * code against it.
+ * `mvn compile` of the generated Maven project, once per generation and JDK (`Toolchain.jdkVersion`; test files of this
+ * package that need it run at the same time: they take turns through a lock, and the second finds it compiled);
+ * returns the classpath to run code against it.
  */
-export async function compileJavaClient(mvn: string): Promise<string> {
+export async function compileJavaClient(mvn: string, jdkVersion: string): Promise<string> {
   const project = outputDir('java');
   const target = join(project, 'target');
   const classpathFile = join(target, 'classpath.txt');
   const classpath = () => [join(target, 'classes'), readFileSync(classpathFile, 'utf8').trim()].join(delimiter);
   mkdirSync(target, { recursive: true });
   return withLock(join(target, '.compile-lock'), async () => {
-    const hash = hashFiles([stampFile(outputRoot)]);
-    // A clean checkout copies back the classes kept in the cache for the same generation (stamp.ts).
+    const hash = javaClientHash(jdkVersion);
+    // A clean checkout copies back the classes kept in the cache for the same generation and JDK (stamp.ts).
     if (isUpToDateOrKept(target, hash) && existsSync(classpathFile)) return classpath();
     await run(mvn, [...mavenOptions, 'compile', 'dependency:build-classpath', '-Dmdep.includeScope=compile', `-Dmdep.outputFile=${classpathFile}`], {
       cwd: project,

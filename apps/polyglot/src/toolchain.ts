@@ -12,6 +12,8 @@ export type Toolchain = {
   curl: string | undefined;
   /** The JDK's `java`, `javac` beside it (openapi-generator, the generated Java client, the source launcher). */
   java: string | undefined;
+  /** What its `javac -version` prints (`javac 21.0.5`): compiled classes are kept for the JDK that compiled them. */
+  jdkVersion: string | undefined;
   maven: string | undefined;
   /** For the generator matrix's Rust, Ruby and PHP clients (src/matrix.ts). */
   cargo: string | undefined;
@@ -33,14 +35,19 @@ export function shortRunMavenEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.P
 
 export const minimumVersions = { python: [3, 11], go: [1, 25], java: [11, 0] } as const;
 
-/** `[major, minor]` that a command prints, or undefined when it cannot run. */
-function versionOf(file: string, args: string[], pattern: RegExp): [number, number] | undefined {
+/** What a command prints, trimmed, or undefined when it cannot run. */
+function outputOf(file: string, args: string[]): string | undefined {
   try {
-    const match = pattern.exec(execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-    return match ? [Number(match[1]), Number(match[2])] : undefined;
+    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return undefined;
   }
+}
+
+/** `[major, minor]` in what a command printed. */
+function versionIn(output: string | undefined, pattern: RegExp): [number, number] | undefined {
+  const match = output === undefined ? null : pattern.exec(output);
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
 }
 
 function tooOld(found: [number, number] | undefined, minimum: readonly [number, number]): string | undefined {
@@ -57,6 +64,7 @@ export function findToolchain(): Toolchain {
     go: which(process.env.GO ?? 'go'),
     curl: which('curl'),
     java: which(process.env.JAVA ?? 'java'),
+    jdkVersion: undefined,
     maven: which(process.env.MVN ?? 'mvn'),
     cargo: which('cargo'),
     ruby: which('ruby'),
@@ -64,18 +72,19 @@ export function findToolchain(): Toolchain {
     problems: {},
   };
   if (toolchain.python) {
-    const problem = tooOld(versionOf(toolchain.python, ['--version'], /Python (\d+)\.(\d+)/), minimumVersions.python);
+    const problem = tooOld(versionIn(outputOf(toolchain.python, ['--version']), /Python (\d+)\.(\d+)/), minimumVersions.python);
     if (problem) [toolchain.python, toolchain.problems.python] = [undefined, `${toolchain.python}: ${problem}`];
   }
   if (toolchain.go) {
-    const problem = tooOld(versionOf(toolchain.go, ['env', 'GOVERSION'], /go(\d+)\.(\d+)/), minimumVersions.go);
+    const problem = tooOld(versionIn(outputOf(toolchain.go, ['env', 'GOVERSION']), /go(\d+)\.(\d+)/), minimumVersions.go);
     if (problem) [toolchain.go, toolchain.problems.go] = [undefined, `${toolchain.go}: ${problem}`];
   }
   if (toolchain.java) {
     // A JDK, not a runtime alone: javac (beside java) compiles the smoke program, and prints its version on stdout.
     const javac = join(dirname(realpathSync(toolchain.java)), 'javac');
-    const problem = tooOld(versionOf(javac, ['-version'], /javac (\d+)\.?(\d*)/), minimumVersions.java);
-    if (problem) [toolchain.java, toolchain.problems.java] = [undefined, `${javac}: ${problem}`];
+    toolchain.jdkVersion = outputOf(javac, ['-version']);
+    const problem = tooOld(versionIn(toolchain.jdkVersion, /javac (\d+)\.?(\d*)/), minimumVersions.java);
+    if (problem) [toolchain.java, toolchain.jdkVersion, toolchain.problems.java] = [undefined, undefined, `${javac}: ${problem}`];
   }
   return toolchain;
 }

@@ -95,7 +95,7 @@ describe('programs of a language run in one process', { concurrent: true }, () =
   });
 
   it.skipIf(noJava)("Java: each class's main called in one JVM", async () => {
-    const classpath = await compileJavaClient(toolchain.maven!);
+    const classpath = await compileJavaClient(toolchain.maven!, toolchain.jdkVersion!);
     const main = (name: string, body: string) =>
       `public class ${name} {\n  public static void main(String[] args) throws Exception {\n    ${body}\n  }\n}\n`;
     const prints = 'System.out.println(System.getenv("SAMPLE_VALUE") + " " + System.getenv().getOrDefault("ONLY_FIRST", "unset"));';

@@ -1,13 +1,15 @@
 // A generated client kept in the tools cache under the hash of its inputs comes back into a clean checkout for the same
 // hash only; keeping a newer one drops the older; a folder other outputs share keeps only what it names. A record of
-// checks passed is keyed by what was checked and by the toolchain that checked it.
+// checks passed, or a compiled client, is keyed by its inputs and by the toolchain that checked or compiled it.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { moduleHash } from '../src/go-module.ts';
-import { hashFiles, isUpToDate, isUpToDateOrKept, keptClientsDir, markUpToDateAndKeep } from '../src/stamp.ts';
+import { kotlinBuildHash } from '../src/matrix.ts';
+import { javaClientHash } from '../src/openapi-generator-builds.ts';
+import { hashFiles, isUpToDate, isUpToDateOrKept, keptClientsDir, markUpToDateAndKeep, stampFile } from '../src/stamp.ts';
 
 describe('generated clients kept between checkouts', () => {
   const root = mkdtempSync(join(tmpdir(), 'polyglot-kept-'));
@@ -52,6 +54,19 @@ describe('generated clients kept between checkouts', () => {
     assert.equal(moduleHash(module, 'go1.25.0'), key);
     writeFileSync(join(module, 'README.md'), '');
     assert.notEqual(moduleHash(module, 'go1.25.0'), key);
+  });
+
+  it('the compiled Java and Kotlin clients are kept for the generation and the JDK that compiled them', () => {
+    const client = generated('kotlin-build', 'kotlin', { '.generated-from': 'generation 1' });
+    const [java, kotlin] = [(jdk: string) => javaClientHash(jdk, stampFile(client)), (jdk: string) => kotlinBuildHash(client, jdk)];
+    for (const key of [java, kotlin]) {
+      assert.equal(key('javac 21.0.5'), key('javac 21.0.5'));
+      assert.notEqual(key('javac 17.0.15'), key('javac 21.0.5'));
+    }
+    const before = [java('javac 21.0.5'), kotlin('javac 21.0.5')];
+    writeFileSync(stampFile(client), 'generation 2');
+    assert.notEqual(java('javac 21.0.5'), before[0]);
+    assert.notEqual(kotlin('javac 21.0.5'), before[1]);
   });
 
   it('a clean checkout gets the kept copy for the same hash, and generates for any other', () => {

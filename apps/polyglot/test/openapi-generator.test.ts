@@ -91,7 +91,7 @@ describe.skipIf(noJava)(`openapi-generator ${openapiGeneratorVersion}`, () => {
 
   describe('java', () => {
     let classpath: Promise<string> | undefined;
-    const compile = () => (classpath ??= compileJavaClient(toolchain.maven!));
+    const compile = () => (classpath ??= compileJavaClient(toolchain.maven!, toolchain.jdkVersion!));
     it('compiles with mvn compile', async () => {
       assert.ok((await compile()).includes('gson'));
     });

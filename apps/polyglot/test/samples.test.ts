@@ -72,7 +72,7 @@ const languages: Language[] = [
     skip: noJava,
     // The pages of the two versions declare the same classes: a group each.
     run: async (programs, env) => {
-      const classpath = await compileJavaClient(toolchain.maven!);
+      const classpath = await compileJavaClient(toolchain.maven!, toolchain.jdkVersion!);
       const groups = Object.fromEntries(
         documentNames.map((document) => [document, programs.filter((program) => program.name.startsWith(`${document}-`))]),
       );
