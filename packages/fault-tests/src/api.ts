@@ -9,8 +9,17 @@ import { tally } from './tally.ts';
 
 export { basic, type Caller, type Reply };
 
+/**
+ * Each request on a connection of its own. A server closes a connection it kept alive once it has been idle for its
+ * keep-alive time, and a client starved on a loaded machine can send a request on it just then: the request meets a
+ * reset that says nothing of the server under test (test/caller.test.ts).
+ */
+const NO_KEEP_ALIVE = { pipelining: 0 } as const;
+const freshConnections = new Agent(NO_KEEP_ALIVE);
+const fetchFresh = (request: Request) => fetch(request, { dispatcher: freshConnections } as RequestInit);
+
 /** A caller of `url` that counts its requests; `unchecked` by default (hostile requests are outside the contract). */
-export function callerOf(url: string, send: (request: Request) => Promise<Response> = fetch): Caller {
+export function callerOf(url: string, send: (request: Request) => Promise<Response> = fetchFresh): Caller {
   const call = caller((request) => {
     tally.requests++;
     return send(request);
@@ -20,7 +29,7 @@ export function callerOf(url: string, send: (request: Request) => Promise<Respon
 
 /** fetch over HTTPS trusting `ca` (the test CA that signed the server's certificate); `close` ends its connections. */
 export function fetchTrusting(ca: Buffer): { send: (request: Request) => Promise<Response>; close(): Promise<void> } {
-  const dispatcher = new Agent({ connect: { ca } });
+  const dispatcher = new Agent({ ...NO_KEEP_ALIVE, connect: { ca } });
   return { send: (request) => fetch(request, { dispatcher } as RequestInit), close: () => dispatcher.close() };
 }
 
