@@ -12,6 +12,11 @@ export interface Enrolled {
   seconds: number;
 }
 
+/** The enrollment's checking account (its first where it has none): the one the read scenarios page through. */
+export function checkingAccount<A extends { subtype: string }>(accounts: readonly A[]): A {
+  return accounts.find((account) => account.subtype === 'checking') ?? accounts[0]!;
+}
+
 export async function enroll(baseUrl: string, username: string): Promise<Enrolled> {
   const t0 = performance.now();
   const { status, text } = await postJson(`${baseUrl}/sandbox/enrollments`, { username, password: 'password' });

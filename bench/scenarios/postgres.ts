@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type Child, spawnChild } from '../lib/child.ts';
 import { comparisonTable, LIMIT, LIMIT_SCRIPT, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
-import { type Enrolled, enrollMany } from '../lib/enroll.ts';
+import { checkingAccount, type Enrolled, enrollMany } from '../lib/enroll.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, type LoadResult, type LoadSpec, loadAll } from '../lib/load.ts';
 import { drawMix, type MixEntry, mixRequest, recordMix } from '../lib/mix.ts';
@@ -97,7 +97,7 @@ export async function postgres(ctx: Context): Promise<Section> {
       { name: 'GET /accounts (rendered)', of: (_e: Enrolled) => '/accounts' },
       {
         name: 'GET /accounts/:id/transactions?count=100 (rendered)',
-        of: (e: Enrolled) => `/accounts/${(e.accounts.find((a) => a.subtype === 'checking') ?? e.accounts[0]!).id}/transactions?count=100`,
+        of: (e: Enrolled) => `/accounts/${checkingAccount(e.accounts).id}/transactions?count=100`,
       },
     ];
     const first = pgEnrolled[0]!;

@@ -8,6 +8,7 @@ import { type JsonObject, loadBundle, type OpenApiDocument } from '@aggregation/
 import { spawnChild } from '../lib/child.ts';
 import { BARE_HTTP, BARE_HTTP_SCRIPT, comparisonTable, LIMIT, LIMIT_SCRIPT, PEER, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
+import { checkingAccount } from '../lib/enroll.ts';
 import { expectStatus } from '../lib/http.ts';
 import { failures, interleave, type LoadResult, load } from '../lib/load.ts';
 import { type Peer, startPeer } from '../lib/peer.ts';
@@ -44,7 +45,6 @@ export async function reads(ctx: Context): Promise<Section> {
   let sameBytesPrism: Peer | undefined;
   try {
     const enrolled = server.info.enrolled[0]!;
-    const checking = (e: Enrolled) => e.accounts.find((a) => a.subtype === 'checking') ?? e.accounts[0]!;
     const headers = { authorization: enrolled.authorization };
     // renderedShare: what the server rendering every read (read cache off) must reach of the limit, per core.
     const operations = [
@@ -61,8 +61,8 @@ export async function reads(ctx: Context): Promise<Section> {
         renderedShare: 0.3,
         freshTarget: 'transactions page rendered fresh / limit',
         template: '/accounts/{account_id}/transactions',
-        path: `/accounts/${checking(enrolled).id}/transactions?count=100`,
-        of: (e: Enrolled) => `/accounts/${checking(e).id}/transactions?count=100`,
+        path: `/accounts/${checkingAccount(enrolled.accounts).id}/transactions?count=100`,
+        of: (e: Enrolled) => `/accounts/${checkingAccount(e.accounts).id}/transactions?count=100`,
       },
     ];
 

@@ -1,7 +1,9 @@
 // The typed client against raw fetch, one call at a time, on the same server running in this process: over
 // loopback HTTP (the platform fetch against the server listening on 127.0.0.1, as shipped) and without a network
 // (the app's own `fetch`). Only the client's own work differs between a raw call and a typed one.
+
 import { createClient } from '@aggregation/client';
+import { checkingAccount } from '../lib/enroll.ts';
 import { childArgs, serveParent } from '../lib/worker-side.ts';
 
 export interface ClientLoopArgs {
@@ -34,7 +36,7 @@ const enrolled = await fetch(`${running.url}/sandbox/enrollments`, {
   body: JSON.stringify({ username: 'username', password: 'password' }),
 });
 const { access_token: token, accounts } = (await enrolled.json()) as { access_token: string; accounts: { id: string; subtype: string }[] };
-const accountId = (accounts.find((a) => a.subtype === 'checking') ?? accounts[0]!).id;
+const accountId = checkingAccount(accounts).id;
 const authorization = `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 const paths: Record<Operation, string> = { accounts: '/accounts', transactions: `/accounts/${accountId}/transactions?count=100` };
 

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Child, spawnChild } from '../lib/child.ts';
 import { LIMIT_SCRIPT } from '../lib/compare.ts';
+import { checkingAccount } from '../lib/enroll.ts';
 import { expectStatus } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { median } from '../lib/stats.ts';
@@ -38,14 +39,14 @@ const servers: Record<string, Child<ServerInfo>> = { server: await startServer('
 if (values.module) servers.other = await startServer('other', values.module);
 const limit = await spawnChild<{ url: string; pid: number }>(LIMIT_SCRIPT, {});
 try {
+  /** Each server's own page: a second server has its own enrollment, token and account ids. */
   const pageOf = (server: Child<ServerInfo>) => {
-    const enrolled = server.info.enrolled[0]!;
-    const account = enrolled.accounts.find((a) => a.subtype === 'checking') ?? enrolled.accounts[0]!;
-    return { url: `${server.info.url}/accounts/${account.id}/transactions?count=100`, headers: { authorization: enrolled.authorization } };
+    const { accounts, authorization } = server.info.enrolled[0]!;
+    const path = `/accounts/${checkingAccount(accounts).id}/transactions?count=100`;
+    return { path, url: server.info.url + path, headers: { authorization } };
   };
-  const first = pageOf(servers.server!);
-  const path = new URL(first.url).pathname + new URL(first.url).search;
-  await limit.call('record', { [path]: await expectStatus(first.url, { headers: first.headers }, 200) });
+  const { path, url, headers } = pageOf(servers.server!);
+  await limit.call('record', { [path]: await expectStatus(url, { headers }, 200) });
 
   const run = async (url: string, headers: Record<string, string>, pid: number, seconds: number) =>
     (await load({ url, headers, connections: 10, seconds, pid })).cpuPerResponse;
@@ -70,7 +71,7 @@ try {
     }
     console.log(`round ${round + 1}: ${line.join(', ')}`);
   }
-  for (const [name, values] of Object.entries(ratios)) console.log(`median, ${name} / limit per core: ${(100 * median(values)).toFixed(1)} %`);
+  for (const [name, rounds] of Object.entries(ratios)) console.log(`median, ${name} / limit per core: ${(100 * median(rounds)).toFixed(1)} %`);
 } finally {
   for (const server of Object.values(servers)) await server.stop();
   await limit.stop();
