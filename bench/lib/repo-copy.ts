@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, globSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { linkedCopy } from '@aggregation/test-support';
 
 export function cleanCopy(root: string): string {
   const dest = mkdtempSync(join(tmpdir(), 'aggregation-toolchain-'));
@@ -19,7 +20,7 @@ export function cleanCopy(root: string): string {
     copyFileSync(from, join(dest, file));
   }
   cpSync(join(root, '.git'), join(dest, '.git'), { recursive: true });
-  for (const modules of installedModules(root)) linkTree(join(root, modules), join(dest, modules));
+  for (const modules of installedModules(root)) linkedCopy(join(root, modules), join(dest, modules));
   return dest;
 }
 
@@ -28,10 +29,4 @@ export function installedModules(root: string): string[] {
   const { workspaces = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces?: string[] };
   const nested = workspaces.flatMap((pattern) => globSync(`${pattern}/node_modules`, { cwd: root }));
   return ['node_modules', ...nested.sort()];
-}
-
-function linkTree(from: string, to: string): void {
-  if (!existsSync(from)) return;
-  const linked = spawnSync('cp', ['-al', from, to]);
-  if (linked.status !== 0) cpSync(from, to, { recursive: true, verbatimSymlinks: true });
 }

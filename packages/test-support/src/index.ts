@@ -1,4 +1,5 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
+export { linkedCopy } from './linked-copy.ts';
 export { skipWhenMissing } from './missing.ts';
 export { opensslNewKey } from './openssl.ts';
 export {

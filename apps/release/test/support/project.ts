@@ -7,6 +7,7 @@ import { copyFile, cp, mkdir, mkdtemp, readFile, realpath, writeFile } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { linkedCopy } from '@aggregation/test-support';
 import { publishedPackages, releaseDir, tarballName, withDependencies } from '../../src/packages.ts';
 
 export const run = promisify(execFile);
@@ -65,11 +66,14 @@ export async function installPacked(dir: string, names: string[]): Promise<void>
 
 /**
  * A copy of the project that the test setup installed once (support/installed.ts), in a new temporary folder: links
- * kept as they are, so that node_modules/.bin still leads into the copy.
+ * kept as they are, so that node_modules/.bin still leads into the copy. Its node_modules is hard-linked (no test
+ * rewrites an installed file; they add files, and move the server's folder): the files that use it run at once.
  */
 export async function copyInstalledProject(installed: { dir: string } | { error: string }, prefix: string): Promise<string> {
   if ('error' in installed) throw new Error(`the packed packages could not be installed: ${installed.error}`);
   const dir = await temporaryDir(prefix);
-  await cp(installed.dir, dir, { recursive: true, verbatimSymlinks: true });
+  const modules = join(installed.dir, 'node_modules');
+  await cp(installed.dir, dir, { recursive: true, verbatimSymlinks: true, filter: (source) => source !== modules });
+  linkedCopy(modules, join(dir, 'node_modules'));
   return dir;
 }
