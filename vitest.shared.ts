@@ -22,6 +22,11 @@ export interface WorkspaceTests {
   coverageFloor: { statements: number; branches: number; functions: number; lines: number };
   /** Tests of a `concurrent` describe that run at once (vitest's default is 5). */
   maxConcurrency?: number;
+  /**
+   * Test files run at once (vitest's default is one fewer than the cores: one file at a time on 2). For a workspace of
+   * few, long files, whose task often ends `npm test` alone, when one file at a time would leave a core idle.
+   */
+  maxWorkers?: number;
   /** One test file at a time: files that load the machine on purpose (kills, floods) must not overlap. */
   oneFileAtATime?: boolean;
 }
@@ -39,6 +44,7 @@ export function workspaceTests(options: WorkspaceTests) {
       // Spies (`vi.spyOn`) are undone after each test, so that no test sees another one's.
       restoreMocks: true,
       ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),
+      ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
       ...(options.oneFileAtATime ? { fileParallelism: false } : {}),
       coverage: {
         provider: 'v8',
