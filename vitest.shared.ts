@@ -1,6 +1,7 @@
 // The one vitest setup of every workspace. Each workspace's vitest.config.ts calls `workspaceTests` with what is
 // its own (name, coverage floor); the root vitest.config.ts lists them as projects, and each workspace's
 // `npm test` runs its own, so that turbo caches the workspaces one by one.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -23,10 +24,10 @@ export interface WorkspaceTests {
   /** Tests of a `concurrent` describe that run at once (vitest's default is 5). */
   maxConcurrency?: number;
   /**
-   * Test files run at once (vitest's default is one fewer than the cores: one file at a time on 2). For a workspace of
-   * few, long files, whose task often ends `npm test` alone, when one file at a time would leave a core idle.
+   * Test files run at once, at the least (vitest's default is one fewer than the cores: one file at a time on 2). For a
+   * workspace of few, long files, whose task often ends `npm test` alone, when one file at a time would leave a core idle.
    */
-  maxWorkers?: number;
+  minWorkers?: number;
   /** One test file at a time: files that load the machine on purpose (kills, floods) must not overlap. */
   oneFileAtATime?: boolean;
 }
@@ -44,7 +45,7 @@ export function workspaceTests(options: WorkspaceTests) {
       // Spies (`vi.spyOn`) are undone after each test, so that no test sees another one's.
       restoreMocks: true,
       ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),
-      ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
+      ...(options.minWorkers ? { maxWorkers: Math.max(options.minWorkers, availableParallelism() - 1) } : {}),
       ...(options.oneFileAtATime ? { fileParallelism: false } : {}),
       coverage: {
         provider: 'v8',
