@@ -1,7 +1,6 @@
 // The typed client against raw fetch, one call at a time, on the same server running in this process: over
 // loopback HTTP (the platform fetch against the server listening on 127.0.0.1, as shipped) and without a network
 // (the app's own `fetch`). Only the client's own work differs between a raw call and a typed one.
-
 import { createClient } from '@aggregation/client';
 import { checkingAccount } from '../lib/enroll.ts';
 import { childArgs, serveParent } from '../lib/worker-side.ts';
