@@ -32,8 +32,8 @@ for (const kind of await storeKinds()) {
 
     const answered = () => served.running.app.servePage!.answered;
 
-    const enroll = async () => {
-      const reply = await http('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const enroll = async (username = 'username') => {
+      const reply = await http('POST', '/sandbox/enrollments', { json: { username, password: 'password' } });
       assert.equal(reply.status, 201, reply.text);
       const accounts = reply.body.accounts as { id: string; subtype: string }[];
       return { token: reply.body.access_token as string, checking: accounts.find((account) => account.subtype === 'checking')!.id };
@@ -84,6 +84,50 @@ for (const kind of await storeKinds()) {
         const inProcess = await rendered('GET', path, { token, ...(version ? { version } : {}) });
         assert.equal(early.body.toString(), inProcess.text, `${version}: the page app.fetch renders`);
       }
+    });
+
+    test('pages their client has not read yet keep their bytes while the server writes other pages', async () => {
+      // Pages of 500 rows (about 250 kB), pipelined on one connection that is not read: more than loopback takes in
+      // (about 4 MB here), so the last ones wait in the server, each in its own memory, while it answers others.
+      // Two enrollments, and twelve requests each: the suite's rate limit allows no more.
+      const slow = [await enroll('history.600'), await enroll('history.600')];
+      const pathOf = (account: string) => `/accounts/${account}/transactions?count=500`;
+      const expected = new Map<string, string>();
+      for (const { token, checking } of slow) expected.set(token, (await rendered('GET', pathOf(checking), { token })).text);
+      const order = Array.from({ length: 10 }, () => slow).flat();
+      const { host, port } = new URL(served.running.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.pause();
+      const chunks: Buffer[] = [];
+      const ended = new Promise<void>((resolve, reject) => {
+        socket.on('end', resolve);
+        socket.on('error', reject);
+      });
+      const before = answered();
+      const requests = order.map(
+        ({ token, checking }, index) =>
+          `GET ${pathOf(checking)} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${basic(token)}\r\n${index === order.length - 1 ? 'Connection: close\r\n' : ''}\r\n`,
+      );
+      socket.write(requests.join(''));
+      while (answered() < before + order.length) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const { token, checking } of slow) {
+        const written = await http('GET', pathOf(checking), { token });
+        assert.equal(written.text, expected.get(token));
+      }
+      assert.equal(answered(), before + order.length + slow.length, 'every page answered before the app');
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.resume();
+      await ended;
+      const all = Buffer.concat(chunks);
+      let at = 0;
+      for (const [index, { token }] of order.entries()) {
+        const headEnd = all.indexOf('\r\n\r\n', at);
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(all.subarray(at, headEnd).toString('latin1'))?.[1]);
+        const body = all.subarray(headEnd + 4, headEnd + 4 + length).toString();
+        assert.ok(body === expected.get(token), `page ${index + 1} of ${order.length} reads as the app renders it`);
+        at = headEnd + 4 + length;
+      }
+      assert.equal(at, all.length);
     });
 
     test('a page after a write shows the write; after the clock moves the enrollment has work due and the app answers', async () => {

@@ -25,6 +25,7 @@ import { originReader, VERSION_HEADER } from './middleware/version.ts';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id.ts';
 import { requestLogScope } from './request-log.ts';
 import { JSON_CONTENT_TYPE, joinedItems } from './respond.ts';
+import { ReusedBuffers } from './reused-buffers.ts';
 
 const OPERATION = 'listTransactions';
 /** The route, with an id and a query that need no decoding. */
@@ -85,9 +86,15 @@ const NO_HEADERS = { get: () => null } as unknown as Headers;
 /** What the kept answers of `pageFilter` may hold in keys: request lines are as long as a client makes them. */
 const MAX_FILTER_KEY_BYTES = 256 * 1024;
 
+/** Bodies in flight at once, about: one a connection. Pages beyond that allocate their own. */
+const KEPT_BODY_BLOCKS = 32;
+/** A page larger than this (a long `count`) frees its memory once written. */
+const MAX_KEPT_BODY_BYTES = 1024 * 1024;
+
 /** What the page's response is made of. */
 interface Page {
-  body: Buffer;
+  /** From `bodies`, given back once written. */
+  body: Buffer<ArrayBuffer>;
   version: string;
   enrollment: EnrollmentRow;
 }
@@ -102,6 +109,7 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
   }
   const queryNames = new Map([...validators.api].map(([version, validator]) => [version, new Set(validator.queryNames(OPERATION))]));
   /** `pageFilter`'s answers (false: not a page this answers), bounded by the bytes of their keys. */
+  const bodies = new ReusedBuffers({ maxKept: KEPT_BODY_BLOCKS, maxBlockBytes: MAX_KEPT_BODY_BYTES });
   const filters = new LRUCache<string, PageFilter | false>({ maxSize: MAX_FILTER_KEY_BYTES, sizeCalculation: (_, key) => key.length + 64 });
 
   /**
@@ -156,7 +164,7 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
     const items = await joinedPage({ version, base, enrollment: () => enrollment }, runtime, account, filter);
     if (!items) return undefined;
     await noteTransactionsFetched(deps, enrollment, account);
-    return { body: joinedItems(OPERATION, items), version, enrollment };
+    return { body: joinedItems(OPERATION, items, (length) => bodies.take(length)), version, enrollment };
   };
 
   const write = (incoming: IncomingMessage, outgoing: ServerResponse, started: number, { body, version, enrollment }: Page): void => {
@@ -175,7 +183,8 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
       'Content-Length',
       String(body.byteLength),
     ]);
-    outgoing.end(body);
+    // Called once the response is finished, its bytes handed to the operating system; not when it fails.
+    outgoing.end(body, () => bodies.give(body));
     serve.answered += 1;
     edge.observe({
       method: 'GET',

@@ -117,11 +117,15 @@ export function apiJsonItems<O extends ApiOperation>(c: AppContext, operation: O
   return c.body(bytes, 200, JSON_HEADERS);
 }
 
-/** The JSON array of `items`, as `apiJsonItems` answers it. */
-export function joinedItems<O extends ApiOperation>(_operation: O, items: readonly ItemJson<O>[]): Buffer<ArrayBuffer> {
+/** The JSON array of `items`, as `apiJsonItems` answers it, in bytes from `allocate` (of the length it is given). */
+export function joinedItems<O extends ApiOperation>(
+  _operation: O,
+  items: readonly ItemJson<O>[],
+  allocate: (length: number) => Buffer<ArrayBuffer> = Buffer.allocUnsafeSlow,
+): Buffer<ArrayBuffer> {
   let length = items.length === 0 ? 2 : items.length + 1;
   for (const item of items) length += item.byteLength;
-  const bytes = Buffer.allocUnsafeSlow(length);
+  const bytes = allocate(length);
   bytes[0] = OPEN;
   let at = 1;
   for (const [index, item] of items.entries()) {
