@@ -80,7 +80,11 @@ export class RenderedRows {
   }
 }
 
+/** Indexed, not iterated: a page looks up a hundred entries. */
 function jsonIn(entry: RowEntry, shape: string): Buffer | undefined {
-  for (const [name, json] of entry) if (name === shape) return json;
+  for (let index = 0; index < entry.length; index += 1) {
+    const pair = entry[index]!;
+    if (pair[0] === shape) return pair[1];
+  }
   return undefined;
 }

@@ -128,7 +128,8 @@ export function joinedItems<O extends ApiOperation>(
   const bytes = allocate(length);
   bytes[0] = OPEN;
   let at = 1;
-  for (const [index, item] of items.entries()) {
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index]!;
     if (index > 0) bytes[at++] = COMMA;
     bytes.set(item, at);
     at += item.byteLength;

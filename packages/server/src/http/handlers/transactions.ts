@@ -48,9 +48,14 @@ export async function joinedPage(
   const { renderedRows } = runtime;
   const { base } = view;
   const shape = renderedRows.shapeOf(view.version, base);
-  const items = stamps.map((stamp) => renderedRows.get(shape, stamp) as ItemJson<'listTransactions'> | undefined);
-  if (!items.includes(undefined)) return items as ItemJson<'listTransactions'>[];
-  const missing = stamps.filter((_, index) => items[index] === undefined);
+  const items = new Array<ItemJson<'listTransactions'> | undefined>(stamps.length);
+  const missing: number[] = [];
+  for (let index = 0; index < stamps.length; index += 1) {
+    const json = renderedRows.get(shape, stamps[index]!) as ItemJson<'listTransactions'> | undefined;
+    if (json === undefined) missing.push(stamps[index]!);
+    items[index] = json;
+  }
+  if (missing.length === 0) return items as ItemJson<'listTransactions'>[];
   const rows = new Map((await transactionsAt(runtime.deps, account, missing)).map((row) => [row.stamp, row]));
   for (const [index, stamp] of stamps.entries()) {
     if (items[index] !== undefined) continue;
