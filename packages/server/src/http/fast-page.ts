@@ -86,7 +86,7 @@ const NO_HEADERS = { get: () => null } as unknown as Headers;
 /** What the kept answers of `pageFilter` may hold in keys: request lines are as long as a client makes them. */
 const MAX_FILTER_KEY_BYTES = 256 * 1024;
 
-/** Bodies in flight at once, about: one a connection. Pages beyond that allocate their own. */
+/** Free blocks of page memory kept at most: about one for each connection of a busy client. */
 const KEPT_BODY_BLOCKS = 32;
 /** A page larger than this (a long `count`) frees its memory once written. */
 const MAX_KEPT_BODY_BYTES = 1024 * 1024;
@@ -107,9 +107,9 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
     if (validator.paramNames(OPERATION, 'header').length > 0)
       throw new Error(`${OPERATION} in ${version} checks headers: its pages cannot be answered here`);
   }
+  const bodies = new ReusedBuffers({ maxKept: KEPT_BODY_BLOCKS, maxBlockBytes: MAX_KEPT_BODY_BYTES });
   const queryNames = new Map([...validators.api].map(([version, validator]) => [version, new Set(validator.queryNames(OPERATION))]));
   /** `pageFilter`'s answers (false: not a page this answers), bounded by the bytes of their keys. */
-  const bodies = new ReusedBuffers({ maxKept: KEPT_BODY_BLOCKS, maxBlockBytes: MAX_KEPT_BODY_BYTES });
   const filters = new LRUCache<string, PageFilter | false>({ maxSize: MAX_FILTER_KEY_BYTES, sizeCalculation: (_, key) => key.length + 64 });
 
   /**
