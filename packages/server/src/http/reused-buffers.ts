@@ -40,7 +40,7 @@ export class ReusedBuffers {
       free.splice(index, 1);
       return Buffer.from(block, 0, length);
     }
-    return Buffer.from(Buffer.allocUnsafeSlow(blockBytesFor(length)).buffer, 0, length);
+    return Buffer.allocUnsafeSlow(blockBytesFor(length)).subarray(0, length);
   }
 
   /**
