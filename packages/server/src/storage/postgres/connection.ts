@@ -87,21 +87,32 @@ export function storeError(error: unknown): unknown {
   return new StoreUnavailable(`PostgreSQL is unavailable: ${(error as Error).message}`, { cause: error });
 }
 
-const numbered = new Map<string, string>();
-/** `?` to `$1, $2, ...`; the shared statements have no `?` inside literals. */
-function toPositional(sql: string): string {
-  let text = numbered.get(sql);
-  if (text === undefined) {
+/**
+ * Distinct statements named so that each connection parses and plans them once. The shared statements are a few dozen;
+ * the bound keeps a statement made from data (a column list) from growing every connection's store of them.
+ */
+export const MAX_NAMED_STATEMENTS = 500;
+const prepared = new Map<string, pg.QueryConfig>();
+
+/**
+ * The statement pg runs for `sql`: `?` become `$1, $2, ...` (the shared statements have no `?` inside literals), and
+ * it is named, so that after a connection's first use of it only its parameters go out and PostgreSQL plans it
+ * from its cache.
+ */
+function statementOf(sql: string): pg.QueryConfig {
+  let statement = prepared.get(sql);
+  if (statement === undefined) {
     let n = 0;
-    text = sql.replace(/\?/g, () => `$${++n}`);
-    numbered.set(sql, text);
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    statement = prepared.size < MAX_NAMED_STATEMENTS ? { text, name: `s${prepared.size}` } : { text };
+    if (statement.name !== undefined) prepared.set(sql, statement);
   }
-  return text;
+  return statement;
 }
 
 /** What runs a statement: a transaction's client, or the store's shared reads. */
 export interface Statements {
-  query(text: string, params: unknown[]): Promise<pg.QueryResult>;
+  query(statement: pg.QueryConfig): Promise<pg.QueryResult>;
 }
 
 type Corkable = { connection?: { stream?: { cork?(): void; uncork?(): void } } };
@@ -113,7 +124,7 @@ type Corkable = { connection?: { stream?: { cork?(): void; uncork?(): void } } }
 export function coalescing(client: pg.Client | pg.PoolClient): Statements {
   let corked = false;
   return {
-    query(text, params) {
+    query(statement) {
       const stream = (client as Corkable).connection?.stream;
       if (!corked && stream?.cork && stream.uncork) {
         stream.cork();
@@ -123,7 +134,7 @@ export function coalescing(client: pg.Client | pg.PoolClient): Statements {
           stream.uncork!();
         });
       }
-      return client.query(text, params);
+      return client.query(statement);
     },
   };
 }
@@ -145,9 +156,9 @@ export class SharedReads implements Statements {
     this.connections = new Array(count).fill(undefined);
   }
 
-  async query(text: string, params: unknown[]): Promise<pg.QueryResult> {
+  async query(statement: pg.QueryConfig): Promise<pg.QueryResult> {
     if (this.closed) throw new Error('store is closed');
-    return (await this.connection()).statements.query(text, params);
+    return (await this.connection()).statements.query(statement);
   }
 
   async end(): Promise<void> {
@@ -222,14 +233,14 @@ export class PgConnection implements SqlConnection {
 
   /** Runs `sql` as it is (BEGIN, COMMIT), in the same writes as the statements around it. */
   command(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
-    return this.statements.query(sql, params);
+    return this.statements.query({ text: sql, values: params });
   }
 
   private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
     if (this.ended) throw new Error('statement asked for after the transaction ended');
     if (this.before) await this.before();
     try {
-      const result = await this.statements.query(toPositional(sql), params);
+      const result = await this.statements.query({ ...statementOf(sql), values: params });
       if (result.command !== 'SELECT') this.changedRows += result.rowCount ?? 0;
       return result.rows as T[];
     } catch (error) {

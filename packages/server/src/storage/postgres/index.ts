@@ -63,8 +63,8 @@ export function openPostgresStore(options: PostgresOptions): Store {
       });
       let broken = false;
       const last: Promise<unknown>[] = [];
+      const connection = new PgConnection(coalescing(client));
       try {
-        const connection = new PgConnection(coalescing(client));
         // BEGIN goes out with the transaction's first statements (the pool's clients pipeline).
         const begun = Promise.all([
           connection.command('BEGIN'),
@@ -109,7 +109,8 @@ export function openPostgresStore(options: PostgresOptions): Store {
         }
         throw storeError(error);
       } finally {
-        client.release(broken);
+        // After a statement pg failed to send, it may count as prepared a statement the connection does not have.
+        client.release(broken || connection.unsent !== undefined);
       }
     }
   };
