@@ -1,23 +1,28 @@
 // The store's statements on PostgreSQL are prepared: a connection parses and plans each once, then sends only its
 // parameters. The number of statements kept prepared is bounded, however many distinct ones are asked for.
 import assert from 'node:assert/strict';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterEach, beforeEach, test } from 'vitest';
-import { coalescing, MAX_NAMED_STATEMENTS, PgConnection, SharedReads } from '../src/storage/postgres/connection.ts';
+import { coalescing, createPool, MAX_NAMED_STATEMENTS, PgConnection, SharedReads } from '../src/storage/postgres/connection.ts';
 import { describeUnless, storeKinds } from './helpers/stores.ts';
 
 const postgres = (await storeKinds()).find((kind) => kind.name === 'postgres')!;
 
 describeUnless(postgres.skip, 'statements on PostgreSQL', () => {
-  let client: pg.Client;
+  let pool: pg.Pool;
+  let client: pg.PoolClient;
   let connection: PgConnection;
 
+  // A connection of the store's pool, as its transactions have one: pipelined.
   beforeEach(async () => {
-    client = new pg.Client({ connectionString: (await postgres.location()).url! });
-    await client.connect();
+    pool = createPool({ url: (await postgres.location()).url!, max: 1 });
+    client = await pool.connect();
     connection = new PgConnection(coalescing(client));
   });
-  afterEach(() => client.end());
+  afterEach(async () => {
+    client.release();
+    await pool.end();
+  });
 
   const preparedOnConnection = async (): Promise<string[]> =>
     (await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement')).rows.map((row) => row.statement);

@@ -104,8 +104,9 @@ function statementOf(sql: string): pg.QueryConfig {
   if (statement === undefined) {
     let n = 0;
     const text = sql.replace(/\?/g, () => `$${++n}`);
-    statement = prepared.size < MAX_NAMED_STATEMENTS ? { text, name: `s${prepared.size}` } : { text };
-    if (statement.name !== undefined) prepared.set(sql, statement);
+    if (prepared.size >= MAX_NAMED_STATEMENTS) return { text };
+    statement = { text, name: `s${prepared.size}` };
+    prepared.set(sql, statement);
   }
   return statement;
 }
