@@ -3,9 +3,16 @@
 // both on the OpenAPI 3.0.3 variants.
 // Any warning fails the run.
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Document, Spectral } from '@stoplight/spectral-core';
+import { stylish } from '@stoplight/spectral-formatters';
+import spectralParsers from '@stoplight/spectral-parsers';
+import { commonjs } from '@stoplight/spectral-ruleset-bundler/plugins/commonjs';
+import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
 // Generated beside the bundles by `npm run build`, which lint runs after.
 import { DOCUMENT_NAMES as names } from '@aggregation/openapi/versions';
 
@@ -33,6 +40,32 @@ function findBin(name: string): string {
 
 type Outcome = { label: string; ok: boolean; output: string };
 
+const { Yaml } = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
+/** Spectral's severities (DiagnosticSeverity): a finding at or below the level fails. */
+const FAIL_AT = { error: 0, warn: 1 } as const;
+
+/**
+ * Spectral in this process, as `spectral lint --ruleset <ruleset> --fail-severity <failAt> <document>` would lint each
+ * document: the ruleset is loaded once, and each document gets a Spectral of its own, so a resolver of its own (one
+ * shared by documents reached from two roots would resolve their relative references against the wrong directory).
+ */
+async function spectral(label: string, rulesetFile: string, failAt: keyof typeof FAIL_AT, documents: string[]): Promise<Outcome[]> {
+  const ruleset = await bundleAndLoadRuleset(join(root, rulesetFile), { fs, fetch }, [commonjs()]);
+  const outcomes: Outcome[] = [];
+  for (const document of documents) {
+    const path = join(root, document);
+    const linter = new Spectral();
+    linter.setRuleset(ruleset);
+    const results = await linter.run(new Document(await readFile(path, 'utf8'), Yaml, path));
+    outcomes.push({
+      label: `${label} ${document}`,
+      ok: results.every((result) => result.severity > FAIL_AT[failAt]),
+      output: stylish(results, { failSeverity: FAIL_AT[failAt] }).trim(),
+    });
+  }
+  return outcomes;
+}
+
 /** Runs a CLI with this process's Node (the pinned one), collecting its output instead of interleaving it. */
 function run(label: string, bin: string, args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
@@ -49,21 +82,21 @@ if (missing.length > 0) {
   process.exit(1);
 }
 
-const outcomes = await Promise.all([
-  // One Spectral process per document: documents linted in one run share the resolver's cache, and a file reached
-  // from two roots then has its relative references resolved against the wrong directory.
-  ...[...sources, ...bundles].map((document) =>
-    run(`spectral ${document}`, 'spectral', ['lint', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn', document]),
-  ),
-  ...openApi30Variants.map((document) =>
-    run(`spectral:oas ${document}`, 'spectral', ['lint', '--ruleset', 'lint/spectral-oas.yaml', '--fail-severity', 'error', document]),
-  ),
-  // Without arguments Redocly lints every API of redocly.yaml, i.e. the source roots.
-  run('redocly (sources)', 'redocly', ['lint']),
-  run('redocly (bundles)', 'redocly', ['lint', ...bundles]),
-  run("redocly (generators' variants)", 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...generatorVariants]),
-  run('redocly (OpenAPI 3.0 variants)', 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...openApi30Variants]),
-]);
+const outcomes = (
+  await Promise.all([
+    spectral('spectral', '.spectral.yaml', 'warn', [...sources, ...bundles]),
+    spectral('spectral:oas', 'lint/spectral-oas.yaml', 'error', openApi30Variants),
+    // Without arguments Redocly lints every API of redocly.yaml, i.e. the source roots.
+    run('redocly (sources)', 'redocly', ['lint']).then((outcome) => [outcome]),
+    run('redocly (bundles)', 'redocly', ['lint', ...bundles]).then((outcome) => [outcome]),
+    run("redocly (generators' variants)", 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...generatorVariants]).then((outcome) => [
+      outcome,
+    ]),
+    run('redocly (OpenAPI 3.0 variants)', 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...openApi30Variants]).then((outcome) => [
+      outcome,
+    ]),
+  ])
+).flat();
 
 for (const { label, ok, output } of outcomes) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}`);
