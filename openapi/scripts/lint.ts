@@ -8,13 +8,13 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// Generated beside the bundles by `npm run build`, which lint runs after.
+import { DOCUMENT_NAMES as names } from '@aggregation/openapi/versions';
 import { Document, Spectral } from '@stoplight/spectral-core';
 import { stylish } from '@stoplight/spectral-formatters';
 import spectralParsers from '@stoplight/spectral-parsers';
 import { commonjs } from '@stoplight/spectral-ruleset-bundler/plugins/commonjs';
 import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
-// Generated beside the bundles by `npm run build`, which lint runs after.
-import { DOCUMENT_NAMES as names } from '@aggregation/openapi/versions';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sources = names.map((name) => `spec/${name}.yaml`);
