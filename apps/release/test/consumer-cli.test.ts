@@ -1,17 +1,18 @@
 // The packed `aggregation` command as an integrator meets it: `npm install` of its tarball (with the client and the
 // types it needs) into an empty project outside the repository, then `npx aggregation ...` on the machine's Node.js
-// (20.19 or newer), on Node.js 22 (the npm package `node@22`, installed beside the project) and on the project's
+// (20.19 or newer), on Node.js 22 (the npm package `node@22`, kept in the user's cache: support/node22.ts) and on the project's
 // Node.js 24, against a sandbox server that `aggregation serve` runs once @aggregation/server is installed beside it.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { verifyWebhook } from '@aggregation/client';
 import { machineNode, type Printed, printedBy, skipWhenMissing, stopsWithThisProcess } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { node22Bin } from './support/node22.ts';
 import { cleanEnv, copyInstalledProject, run } from './support/project.ts';
 
 /** A Node.js to run the command on: the folder whose `node` comes first on PATH. */
@@ -67,16 +68,6 @@ async function interrupt(running: Running): Promise<void> {
   clearTimeout(told);
 }
 
-const node22Dir = async (): Promise<string> => {
-  // `node@22` from the registry, in a folder of its own: installed into the project, its `node` would come first
-  // on the PATH that `npx` makes for every runtime.
-  const dir = join(project, 'node22');
-  await mkdir(dir);
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ private: true, allowScripts: { node: true } }));
-  await run('npm', ['install', 'node@22', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, env: cleanEnv() });
-  return join(dir, 'node_modules', '.bin');
-};
-
 const machine = machineNode();
 const skipMachineNode = skipWhenMissing("the CLI on the machine's Node.js", !machine && 'no node on PATH besides node_modules/.bin');
 
@@ -91,7 +82,7 @@ describe('the packed CLI, installed outside the repository', () => {
     project = await copyInstalledProject(inject('installedProject'), 'aggregation-cli-consumer-');
     await mkdir(configDir());
     if (machine) nodes.set('machine', { label: 'machine', dir: dirname(machine) });
-    nodes.set('node22', { label: 'node22', dir: await node22Dir() });
+    nodes.set('node22', { label: 'node22', dir: await node22Bin() });
     nodes.set('project', project24());
     // Without the server beside it (moved out of node_modules for this one run), `serve` says how to install it.
     const server = join(project, 'node_modules', '@aggregation', 'server');
