@@ -8,7 +8,7 @@
 // certificate signed by the client CA), SANDBOX=off to disable the sandbox control API,
 // RATE_LIMIT (requests per second per caller, bursts of twice that; none by default),
 // ACCESS_LOG=off to silence the one-line-per-request log, READ_CACHE=off to render every read,
-// SANDBOX_READ_CACHE_MB (64; the read cache's memory budget),
+// SANDBOX_READ_CACHE_MB (48; the read cache's memory budget),
 // SANDBOX_MAX_HISTORY (largest n of the history.<n> users; 100000); for a hosted sandbox
 // SANDBOX_HOSTED=on and the settings of settings.ts (see the README).
 import { readFileSync } from 'node:fs';

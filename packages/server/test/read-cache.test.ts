@@ -453,7 +453,7 @@ describe('read cache memory budget', () => {
   });
 
   test('SANDBOX_READ_CACHE_MB sets the budget; READ_CACHE=off turns the cache off', () => {
-    assert.deepEqual(readCacheFromEnv({}), { maxBytes: 64 * 1024 * 1024 });
+    assert.deepEqual(readCacheFromEnv({}), { maxBytes: 48 * 1024 * 1024 });
     assert.deepEqual(readCacheFromEnv({ SANDBOX_READ_CACHE_MB: '16' }), { maxBytes: 16 * 1024 * 1024 });
     assert.equal(readCacheFromEnv({ READ_CACHE: 'off', SANDBOX_READ_CACHE_MB: '16' }), false);
     assert.throws(() => readCacheFromEnv({ SANDBOX_READ_CACHE_MB: '0' }), /SANDBOX_READ_CACHE_MB/);

@@ -10,7 +10,7 @@ const MIB = 1024 * 1024;
 test('the rendered rows take an eighth of the budget and the replayed responses the rest', () => {
   assert.deepEqual(readMemory({ readCache: { maxBytes: 4 * MIB } }), { readCache: { maxBytes: 3.5 * MIB }, renderedRowsBytes: 0.5 * MIB });
   const byDefault = readMemory({});
-  assert.deepEqual(byDefault, { readCache: { maxBytes: DEFAULT_READ_CACHE_BYTES - 8 * MIB }, renderedRowsBytes: 8 * MIB });
+  assert.deepEqual(byDefault, { readCache: { maxBytes: DEFAULT_READ_CACHE_BYTES - 6 * MIB }, renderedRowsBytes: 6 * MIB });
 });
 
 test('with the read cache off the rows keep their own budget; a budget given for them is theirs alone', () => {

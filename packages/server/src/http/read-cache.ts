@@ -22,13 +22,13 @@ import { REQUEST_ID_HEADER } from './request-id.ts';
 import { requestLogScope } from './request-log.ts';
 
 export interface ReadCacheOptions {
-  /** Memory budget of the kept responses, bodies, keys and headers (default 64 MiB); least recently used go first. */
+  /** Memory budget of the kept responses, bodies, keys and headers (default 48 MiB); least recently used go first. */
   maxBytes?: number;
   /** Larger bodies are not kept (default 512 KiB). */
   maxEntryBytes?: number;
 }
 
-export const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_READ_CACHE_BYTES = 48 * 1024 * 1024;
 
 /** What an entry holds beside its body, key and headers: the entry, its headers object, the LRU's slots. */
 const ENTRY_OVERHEAD_BYTES = 512;
