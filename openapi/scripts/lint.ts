@@ -56,12 +56,17 @@ async function spectral(label: string, rulesetFile: string, failAt: keyof typeof
     const path = join(root, document);
     const linter = new Spectral();
     linter.setRuleset(ruleset);
-    const results = await linter.run(new Document(await readFile(path, 'utf8'), Yaml, path));
-    outcomes.push({
-      label: `${label} ${document}`,
-      ok: results.every((result) => result.severity > FAIL_AT[failAt]),
-      output: stylish(results, { failSeverity: FAIL_AT[failAt] }).trim(),
-    });
+    try {
+      const results = await linter.run(new Document(await readFile(path, 'utf8'), Yaml, path));
+      outcomes.push({
+        label: `${label} ${document}`,
+        ok: results.every((result) => result.severity > FAIL_AT[failAt]),
+        output: stylish(results, { failSeverity: FAIL_AT[failAt] }).trim(),
+      });
+    } catch (error) {
+      // As the CLI would: a document Spectral cannot lint fails with what it said, and the others are still linted.
+      outcomes.push({ label: `${label} ${document}`, ok: false, output: String((error as Error).stack ?? error) });
+    }
   }
   return outcomes;
 }
@@ -86,14 +91,12 @@ const outcomes = (
   await Promise.all([
     spectral('spectral', '.spectral.yaml', 'warn', [...sources, ...bundles]),
     spectral('spectral:oas', 'lint/spectral-oas.yaml', 'error', openApi30Variants),
-    // Without arguments Redocly lints every API of redocly.yaml, i.e. the source roots.
-    run('redocly (sources)', 'redocly', ['lint']).then((outcome) => [outcome]),
-    run('redocly (bundles)', 'redocly', ['lint', ...bundles]).then((outcome) => [outcome]),
-    run("redocly (generators' variants)", 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...generatorVariants]).then((outcome) => [
-      outcome,
-    ]),
-    run('redocly (OpenAPI 3.0 variants)', 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...openApi30Variants]).then((outcome) => [
-      outcome,
+    Promise.all([
+      // Without arguments Redocly lints every API of redocly.yaml, i.e. the source roots.
+      run('redocly (sources)', 'redocly', ['lint']),
+      run('redocly (bundles)', 'redocly', ['lint', ...bundles]),
+      run("redocly (generators' variants)", 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...generatorVariants]),
+      run('redocly (OpenAPI 3.0 variants)', 'redocly', ['lint', '--skip-rule', 'no-unused-components', ...openApi30Variants]),
     ]),
   ])
 ).flat();

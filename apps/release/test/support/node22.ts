@@ -4,7 +4,7 @@
 // none or a working one, and what a killed run left half made is made again.
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { userCacheDir, withLock } from '@aggregation/contract-tests/cached-venv';
 import { cleanEnv, run } from './project.ts';
 
@@ -16,7 +16,7 @@ export async function node22Bin(dir = node22CacheDir()): Promise<string> {
   const bin = join(dir, 'node_modules', '.bin');
   const complete = join(dir, '.complete');
   if (existsSync(complete)) return bin;
-  await mkdir(join(dir, '..'), { recursive: true });
+  await mkdir(dirname(dir), { recursive: true });
   await withLock(`${dir}.lock`, async () => {
     if (existsSync(complete)) return;
     await rm(dir, { recursive: true, force: true });
