@@ -3,18 +3,14 @@
 // both on the OpenAPI 3.0.3 variants.
 // Any warning fails the run.
 import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Generated beside the bundles by `npm run build`, which lint runs after.
 import { DOCUMENT_NAMES as names } from '@aggregation/openapi/versions';
-import { Document, Spectral } from '@stoplight/spectral-core';
 import { stylish } from '@stoplight/spectral-formatters';
-import spectralParsers from '@stoplight/spectral-parsers';
-import { commonjs } from '@stoplight/spectral-ruleset-bundler/plugins/commonjs';
-import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
+import { lintText, loadRuleset } from './spectral.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sources = names.map((name) => `spec/${name}.yaml`);
@@ -40,24 +36,17 @@ function findBin(name: string): string {
 
 type Outcome = { label: string; ok: boolean; output: string };
 
-const { Yaml } = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
 /** Spectral's severities (DiagnosticSeverity): a finding at or below the level fails. */
 const FAIL_AT = { error: 0, warn: 1 } as const;
 
-/**
- * Spectral in this process, as `spectral lint --ruleset <ruleset> --fail-severity <failAt> <document>` would lint each
- * document: the ruleset is loaded once, and each document gets a Spectral of its own, so a resolver of its own (one
- * shared by documents reached from two roots would resolve their relative references against the wrong directory).
- */
+/** `spectral lint --ruleset <ruleset> --fail-severity <failAt> <document>` of each document, in this process (spectral.ts). */
 async function spectral(label: string, rulesetFile: string, failAt: keyof typeof FAIL_AT, documents: string[]): Promise<Outcome[]> {
-  const ruleset = await bundleAndLoadRuleset(join(root, rulesetFile), { fs, fetch }, [commonjs()]);
+  const ruleset = await loadRuleset(join(root, rulesetFile));
   const outcomes: Outcome[] = [];
   for (const document of documents) {
     const path = join(root, document);
-    const linter = new Spectral();
-    linter.setRuleset(ruleset);
     try {
-      const results = await linter.run(new Document(await readFile(path, 'utf8'), Yaml, path));
+      const results = await lintText(ruleset, await readFile(path, 'utf8'), path);
       outcomes.push({
         label: `${label} ${document}`,
         ok: results.every((result) => result.severity > FAIL_AT[failAt]),

@@ -1,35 +1,26 @@
 // The house rules of .spectral.yaml: each one is run, through the real ruleset, on a small document that breaks it
 // (it must fire with its code at the right path) and on a clean document (nothing may fire).
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Document, type ISpectralDiagnostic, type Ruleset, Spectral } from '@stoplight/spectral-core';
-import spectralParsers from '@stoplight/spectral-parsers';
-import { commonjs } from '@stoplight/spectral-ruleset-bundler/plugins/commonjs';
-import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
+import type { ISpectralDiagnostic, Ruleset } from '@stoplight/spectral-core';
 import { beforeAll, describe, test } from 'vitest';
+import { lintText, loadRuleset } from '../scripts/spectral.ts';
 
 const openapiDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-// The parsers package is CommonJS without static export names; its exports arrive as the default import.
-const { Json } = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
-
 type Json = { [key: string]: any };
 
 let ruleset: Ruleset;
 
 beforeAll(async () => {
-  // As the CLI does: the OWASP ruleset resolves to its CommonJS build, which needs the commonjs plugin.
-  ruleset = await bundleAndLoadRuleset(join(openapiDir, '.spectral.yaml'), { fs, fetch }, [commonjs()]);
+  ruleset = await loadRuleset(join(openapiDir, '.spectral.yaml'));
 });
 
 /**
  * Lints a document as if it were the file `source` (relative to openapi/), which decides the overrides that apply.
  */
 async function lint(doc: Json, source = 'test/fixture.json'): Promise<ISpectralDiagnostic[]> {
-  const spectral = new Spectral();
-  spectral.setRuleset(ruleset);
-  return spectral.run(new Document(JSON.stringify(doc, null, 2), Json, join(openapiDir, source)));
+  return lintText(ruleset, JSON.stringify(doc, null, 2), join(openapiDir, source));
 }
 
 const findings = (results: ISpectralDiagnostic[], code: string) =>

@@ -4,16 +4,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Document, Spectral } from '@stoplight/spectral-core';
-import spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { describe, test } from 'vitest';
 import { parse } from 'yaml';
 import { toOpenApi30 } from '../scripts/openapi-3.0.ts';
+import { Json } from '../scripts/spectral.ts';
 import { documentNames, type JsonObject, loadBundle, type OpenApiDocument, operationsOf } from '../src/contract.ts';
 import { openApi30Path } from '../src/generators.ts';
-
-// The parsers package is CommonJS without static export names; its exports arrive as the default import.
-const { Json } = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
 
 const readVariant = (name: (typeof documentNames)[number]) => JSON.parse(readFileSync(openApi30Path(name), 'utf8')) as OpenApiDocument;
 
