@@ -43,6 +43,8 @@ function describeErrors(where: string, errors: ErrorObject[] | null | undefined)
   }));
 }
 
+const sharedValidators = new Map<DocumentName, ContractValidator>();
+
 type Matched = { path: string; pathItem: JsonObject; operation: JsonObject; params: Record<string, string> };
 
 /**
@@ -58,7 +60,11 @@ export class ContractValidator {
   constructor(doc: OpenApiDocument) {
     this.doc = doc;
     // strict is off because the document carries OpenAPI keywords (example, discriminator, x-*) besides JSON Schema.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false });
+    // validateSchema is off because the document, added as one schema, has none of JSON Schema's keywords at its
+    // top (its schemas sit under `components`, `paths` and `webhooks`), so checking it against the meta-schema checks
+    // nothing, and compiling the meta-schema for that cost each validator about 150 ms of CPU. The description's
+    // schemas are checked when it is linted.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false, validateSchema: false });
     addFormats(this.ajv);
     this.ajv.addSchema(doc as object, 'contract.json');
     this.matchers = Object.keys(doc.paths ?? {})
@@ -84,6 +90,20 @@ export class ContractValidator {
 
   static forDocument(name: DocumentName): ContractValidator {
     return new ContractValidator(loadBundle(name));
+  }
+
+  /**
+   * The process's one validator of a bundled document. Compiling a document's schemas costs a few hundred
+   * milliseconds of CPU, and a validator keeps nothing of what it checked: every user in the process (each app of a
+   * server, each suite of a test file) can share the schemas compiled so far.
+   */
+  static shared(name: DocumentName): ContractValidator {
+    let validator = sharedValidators.get(name);
+    if (!validator) {
+      validator = ContractValidator.forDocument(name);
+      sharedValidators.set(name, validator);
+    }
+    return validator;
   }
 
   /** A compiled validator for the schema at a JSON pointer into the bundle (e.g. `#/components/schemas/Account`). */

@@ -34,18 +34,13 @@ const baseUrl = 'http://localhost';
 describe.skipIf(skip)('against the server in-process', () => {
   let app: App;
   const problems: string[] = [];
-  const validators = new Map<DocumentName, ContractValidator>();
 
   /** The app's fetch, with every response checked against the document that describes it. */
   const fetch = async (request: Request): Promise<Response> => {
     const response = await app.fetch(request);
     const path = new URL(request.url).pathname;
     const document = (path.startsWith('/sandbox/') ? 'sandbox' : (response.headers.get('service-version') ?? '2020-10-12')) as DocumentName;
-    let validator = validators.get(document);
-    if (!validator) {
-      validator = ContractValidator.forDocument(document);
-      validators.set(document, validator);
-    }
+    const validator = ContractValidator.shared(document);
     const text = await response.clone().text();
     const found = validator.validateResponse({
       method: request.method,

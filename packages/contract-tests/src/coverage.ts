@@ -5,15 +5,7 @@ import { CURRENT_VERSION, DOCUMENT_NAMES, VERSIONS } from '@aggregation/openapi/
 import type { Exchange } from './recorder.ts';
 import type { DocumentCoverage } from './report/types.ts';
 
-const validators = new Map<DocumentName, ContractValidator>();
-export function validatorOf(document: DocumentName): ContractValidator {
-  let validator = validators.get(document);
-  if (!validator) {
-    validator = new ContractValidator(loadBundle(document));
-    validators.set(document, validator);
-  }
-  return validator;
-}
+export const validatorOf = (document: DocumentName): ContractValidator => ContractValidator.shared(document);
 
 const isVersion = (value: string | undefined): value is (typeof VERSIONS)[number] => (VERSIONS as readonly string[]).includes(value ?? '');
 

@@ -1,12 +1,30 @@
-// Request validation compiled from the bundled description (openapi/dist/<document>.json)
-// once at start-up: each operation's parameters and body schemas, as the shared walk of the
-// description (`operationsOf`) finds them, checked with the shared ContractValidator, and the
-// failures turned into `params` naming each field.
+// Request validation from the bundled description (openapi/dist/<document>.json): each operation's parameters and
+// body schemas, as the shared walk of the description (`operationsOf`) finds them, checked with the process's shared
+// ContractValidator, and the failures turned into `params` naming each field. A schema is compiled when a request
+// first needs it: compiling those of every document costs a server about 120 ms of CPU at start, mostly for
+// operations it may never serve (a test's server serves a few).
 import { ContractValidator, type DocumentName, deref, type JsonObject, operationsOf } from '@aggregation/openapi/contract';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { addParam, type ErrorParams, newParams } from '../domain/errors.ts';
 
 export type ParamLocation = 'path' | 'query' | 'header';
+
+/** A schema's check, as ajv's: the data's verdict, and the errors of the last data it refused. */
+interface SchemaCheck {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/** The check of the schema at `pointer`, compiled on its first call (then kept by the ContractValidator). */
+function compiledOnUse(contract: ContractValidator, pointer: string): SchemaCheck {
+  const check: SchemaCheck = (data) => {
+    const validate = contract.validatorAt(pointer);
+    const valid = validate(data);
+    check.errors = validate.errors;
+    return valid;
+  };
+  return check;
+}
 
 interface ParamCheck {
   name: string;
@@ -15,18 +33,18 @@ interface ParamCheck {
   schema: JsonObject;
   /** The schema's types (through $ref and anyOf/oneOf/allOf), resolved once: text is coerced by them. */
   types: ReadonlySet<string>;
-  validate: ValidateFunction;
+  validate: SchemaCheck;
 }
 
 /** A branch of a root `oneOf`, told apart by its `const` properties (e.g. an event `type`). */
 interface Branch {
   consts: Record<string, unknown>;
-  validate: ValidateFunction;
+  validate: SchemaCheck;
 }
 
 interface MediaCheck {
   schema: JsonObject;
-  validate: ValidateFunction;
+  validate: SchemaCheck;
   branches: Branch[];
 }
 
@@ -101,7 +119,7 @@ export class RequestValidator {
           required: param.required,
           schema: param.schema ?? {},
           types: typesOf(contract, param.schema ?? {}),
-          validate: contract.validatorAt(param.schemaPointer),
+          validate: compiledOnUse(contract, param.schemaPointer),
         }));
       const body: BodyCheck | undefined = requestBody && {
         required: requestBody.required,
@@ -109,9 +127,9 @@ export class RequestValidator {
           requestBody.content.map(({ mediaType, schema = {}, schemaPointer }) => {
             const branches = ((schema.oneOf as JsonObject[] | undefined) ?? []).map((branch, index) => ({
               consts: constsOf(deref(contract.doc, branch)),
-              validate: contract.validatorAt(`${schemaPointer}/oneOf/${index}`),
+              validate: compiledOnUse(contract, `${schemaPointer}/oneOf/${index}`),
             }));
-            return [mediaType, { schema, validate: contract.validatorAt(schemaPointer), branches }];
+            return [mediaType, { schema, validate: compiledOnUse(contract, schemaPointer), branches }];
           }),
         ),
       };
@@ -120,7 +138,7 @@ export class RequestValidator {
   }
 
   static forDocument(name: DocumentName): RequestValidator {
-    return new RequestValidator(ContractValidator.forDocument(name));
+    return new RequestValidator(ContractValidator.shared(name));
   }
 
   has(operationId: string): boolean {

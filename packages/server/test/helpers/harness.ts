@@ -10,15 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { verifyWebhook } from '../../../client/src/index.ts';
 import { type App, type AppOptions, createApp, type RunningServer, type ServerOptions, startServer } from '../../src/index.ts';
 
-const validators = new Map<DocumentName, ContractValidator>();
-export function contract(name: DocumentName): ContractValidator {
-  let validator = validators.get(name);
-  if (!validator) {
-    validator = ContractValidator.forDocument(name);
-    validators.set(name, validator);
-  }
-  return validator;
-}
+export const contract = (name: DocumentName): ContractValidator => ContractValidator.shared(name);
 
 export interface CallOptions {
   token?: string;
