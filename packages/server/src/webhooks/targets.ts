@@ -6,7 +6,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent, fetch as undiciFetch } from 'undici';
 
 export interface TargetPolicy {
   /** Loopback, private (RFC 1918, unique local) and shared (100.64.0.0/10) addresses: allowed locally, refused when hosted. */
@@ -184,13 +184,21 @@ export function guardedLookup(policy: TargetPolicy, resolve: LookupFunction = dn
  * `redirect: 'manual'`), so a receiver cannot bounce a delivery elsewhere.
  */
 export function guardedFetch(policy: TargetPolicy, resolve?: LookupFunction): { fetch: typeof fetch; close(): Promise<void> } {
-  const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy, resolve) } });
+  // undici is loaded for the first delivery: loading it is about a third of the CPU a server spends starting, and
+  // many servers (a test's, a CLI's) never deliver anything.
+  let client: Promise<{ dispatcher: Agent; fetch: typeof undiciFetch }> | undefined;
+  const load = () =>
+    (client ??= import('undici').then((undici) => ({
+      dispatcher: new undici.Agent({ connect: { lookup: guardedLookup(policy, resolve) } }),
+      fetch: undici.fetch,
+    })));
   const guarded = async (input: string | URL | Request, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
     const refused = refusedUrl(url, policy);
     if (refused) throw new RefusedTarget(`refused: ${refused}`);
-    return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]);
+    const { dispatcher, fetch } = await load();
+    return fetch(url, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]);
   };
   // Closing ends the kept-alive connections to receivers.
-  return { fetch: guarded as unknown as typeof fetch, close: () => dispatcher.close() };
+  return { fetch: guarded as unknown as typeof fetch, close: async () => (await client)?.dispatcher.close() };
 }
