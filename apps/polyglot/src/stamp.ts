@@ -3,19 +3,26 @@
 // copies it back instead of running the generator again on the same inputs.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { clientsDir, repoRoot, toolsCacheDir } from './paths.ts';
 
 /**
- * What a list of files holds: each one's path under `root` and its contents, and the `extra` values given (the version
- * of the tool that makes something of the files). Paths are taken relative to `root` so that another checkout, or the
- * same files in another folder, hash the same.
+ * What a list of files holds: each one's path and its contents, and the `extra` values given (the version of the tool
+ * that makes something of the files). A path under `root` is taken relative to it, so that another checkout, or the
+ * same files in another folder, hash the same; a path outside it (a tool's jar in the user's Maven repository) is
+ * taken whole, since relative to a checkout it would change with the checkout's depth.
  */
 export function hashFiles(files: readonly string[], { root = repoRoot, extra = [] }: { root?: string; extra?: readonly string[] } = {}): string {
   const hash = createHash('sha256');
   for (const value of extra) hash.update(value).update('\0');
-  for (const file of files) hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of files) hash.update(pathUnder(root, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
+}
+
+/** `file` relative to `root` when it is inside it, else its absolute path. */
+function pathUnder(root: string, file: string): string {
+  const inside = relative(root, file);
+  return inside.startsWith('..') || isAbsolute(inside) ? resolve(file) : inside;
 }
 
 /** The file that keeps the hash of what `dir` was made from. */

@@ -42,6 +42,17 @@ describe('generated clients kept between checkouts', () => {
     assert.notEqual(hash(first), hash(second));
   });
 
+  it("a file outside the checkout (a tool's jar) hashes the same from checkouts at different depths", () => {
+    const files = { 'spec.json': '{}' };
+    const tool = generated('tools', 'maven', { 'generator.jar': 'jar 1' });
+    const [shallow, deep] = [generated('depth-a', 'repo', files), generated('depth-b/nested', 'repo', files)];
+    const hash = (checkout: string) => hashFiles([join(checkout, 'spec.json'), join(tool, 'generator.jar')], { root: checkout });
+    const before = hash(shallow);
+    assert.equal(hash(deep), before);
+    writeFileSync(join(tool, 'generator.jar'), 'jar 2');
+    assert.notEqual(hash(shallow), before, "the tool's contents still count");
+  });
+
   it('a Go module is checked again when any of its files or the Go that checks it changed, and only then', () => {
     const files = { 'go.mod': 'module example', 'client.gen.go': 'package a', 'testdata/vectors.json': '[]' };
     const module = generated('go-module', 'module', files);
