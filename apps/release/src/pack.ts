@@ -1,9 +1,10 @@
 // `npm run release:pack`: every artifact an integrator installs, packed into dist/release/ and checked the way a
 // registry's users would meet it. The npm packages are the workspaces that are not private: turbo has built each
-// (`^build`), `npm pack` packs it (with the repository's LICENSE beside its README), then publint and
-// @arethetypeswrong/cli lint its tarball. Any problem either reports fails the run. The Python package
-// aggregation-client is built as a wheel and an sdist into dist/release/python/ and checked by `twine check`; the Go
-// module aggregation.example/client is written as a folder into dist/release/go/ and checked by `go vet` and `go test`.
+// (`^build`), one `npm pack` packs them all (with the repository's LICENSE beside each README), then publint and
+// @arethetypeswrong/cli's checks (all in one process) lint each tarball. Any problem either reports fails
+// the run. The Python package aggregation-client is built as a wheel and an sdist into dist/release/python/ and checked
+// by `twine check`; the Go module aggregation.example/client is written as a folder into dist/release/go/ and checked
+// by `go vet` and `go test`.
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -17,7 +18,7 @@ import {
   missingTool,
 } from '@aggregation/polyglot';
 import { skipWhenMissing } from '@aggregation/test-support';
-import { lintTarball, packPackage } from './npm-pack.ts';
+import { lintTarballs, packPackages } from './npm-pack.ts';
 import { goReleaseDir, publishedPackages, pythonReleaseDir, releaseDir, repoRoot } from './packages.ts';
 
 await rm(releaseDir, { recursive: true, force: true });
@@ -25,10 +26,14 @@ await mkdir(releaseDir, { recursive: true });
 const packages = await publishedPackages();
 
 let failed = 0;
-for (const entry of packages) {
-  const tarball = await packPackage(entry.dir, releaseDir);
-  const problems = await lintTarball(tarball);
-  console.log(`${problems.length ? '✗' : '✓'} ${entry.name}@${entry.version}: ${tarball.slice(repoRoot.length + 1)}`);
+const packed = await packPackages(
+  packages.map((entry) => entry.dir),
+  releaseDir,
+);
+const lint = await lintTarballs(packed.map((entry) => entry.tarball));
+for (const [index, { name, version, tarball }] of packed.entries()) {
+  const problems = lint[index]!;
+  console.log(`${problems.length ? '✗' : '✓'} ${name}@${version}: ${tarball.slice(repoRoot.length + 1)}`);
   for (const problem of problems) console.log(`    ${problem.replaceAll('\n', '\n    ')}`);
   if (problems.length) failed++;
 }

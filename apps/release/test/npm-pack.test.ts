@@ -5,7 +5,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { lintTarball, packPackage } from '../src/npm-pack.ts';
+import { lintTarballs, packPackages } from '../src/npm-pack.ts';
+
+/** The tarball of the package in `dir`, packed as release:pack packs. */
+const packed = async (dir: string, destination: string) => (await packPackages([dir], destination))[0]!.tarball;
+/** What release:pack's checks report for one tarball. */
+const lintTarball = async (tarball: string) => (await lintTarballs([tarball]))[0]!;
 
 async function writePackage(dir: string, manifest: object, files: Record<string, string>): Promise<void> {
   await mkdir(join(dir, 'dist'), { recursive: true });
@@ -26,7 +31,7 @@ describe('the checks of a packed package', () => {
   it('passes a package whose exports, types and files agree', async () => {
     const dir = join(root, 'good');
     await writePackage(dir, { ...base, name: 'good', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }, files);
-    assert.deepEqual(await lintTarball(await packPackage(dir, root)), []);
+    assert.deepEqual(await lintTarball(await packed(dir, root)), []);
   });
 
   it('refuses types that lead nowhere and a bin without a shebang', async () => {
@@ -38,7 +43,7 @@ describe('the checks of a packed package', () => {
       exports: { '.': { types: './dist/missing.d.ts', default: './dist/index.js' } },
     };
     await writePackage(dir, manifest, files);
-    const problems = await lintTarball(await packPackage(dir, root));
+    const problems = await lintTarball(await packed(dir, root));
     assert.ok(
       problems.some((problem) => problem.startsWith('publint error') && problem.includes('missing.d.ts')),
       problems.join('\n'),
