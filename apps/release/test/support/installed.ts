@@ -1,15 +1,17 @@
 // One install of the packed npm packages for every test file: a project made from consumer/ (an integrator's, with
 // TypeScript, @types/node and esbuild) with the client, the server and the CLI installed from their tarballs.
 // Installing costs tens of seconds of CPU; each file works on a copy of its own, since each writes into its project.
-import { cp, rm } from 'node:fs/promises';
+// It runs in the background: the files that do not use it (the contract tests' empty project, the pack checks) start
+// at once, and the others wait for its status file (copyInstalledProject).
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { installPacked, temporaryDir } from './project.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The installed project, or why it could not be made (the files that need it fail with that). */
-    installedProject: { dir: string } | { error: string };
+    /** The installed project, and the file that says once the install is over whether it worked (`{}` or `{ error }`). */
+    installedProject: { dir: string; status: string };
   }
 }
 
@@ -18,13 +20,22 @@ export const consumerTemplate = join(import.meta.dirname, '..', '..', 'consumer'
 export const installedPackages = ['@aggregation/client', '@aggregation/server', '@aggregation/cli'];
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const dir = await temporaryDir('aggregation-installed-');
-  try {
-    await cp(consumerTemplate, dir, { recursive: true });
-    await installPacked(dir, installedPackages);
-    project.provide('installedProject', { dir });
-  } catch (error) {
-    project.provide('installedProject', { error: (error as Error).message });
-  }
-  return () => rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  const root = await temporaryDir('aggregation-installed-');
+  const dir = join(root, 'project');
+  const status = join(root, 'status.json');
+  const installing = (async () => {
+    try {
+      await mkdir(dir);
+      await cp(consumerTemplate, dir, { recursive: true });
+      await installPacked(dir, installedPackages);
+      await writeFile(status, '{}');
+    } catch (error) {
+      await writeFile(status, JSON.stringify({ error: (error as Error).message }));
+    }
+  })();
+  project.provide('installedProject', { dir, status });
+  return async () => {
+    await installing;
+    await rm(root, { recursive: true, force: true, maxRetries: 3 });
+  };
 }

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { linkedCopy } from '@aggregation/test-support';
 import { publishedPackages, releaseDir, tarballName, withDependencies } from '../../src/packages.ts';
@@ -65,12 +66,16 @@ export async function installPacked(dir: string, names: string[]): Promise<void>
 }
 
 /**
- * A copy of the project that the test setup installed once (support/installed.ts), in a new temporary folder: links
- * kept as they are, so that node_modules/.bin still leads into the copy. Its node_modules is hard-linked (no test
- * rewrites an installed file; they add files, and move the server's folder): the files that use it run at once.
+ * A copy of the project that the test setup installs once (support/installed.ts), in a new temporary folder, once the
+ * install is over: links kept as they are, so that node_modules/.bin still leads into the copy. Its node_modules is
+ * hard-linked (no test rewrites an installed file; they add files, and move the server's folder): the files that use
+ * it run at once.
  */
-export async function copyInstalledProject(installed: { dir: string } | { error: string }, prefix: string): Promise<string> {
-  if ('error' in installed) throw new Error(`the packed packages could not be installed: ${installed.error}`);
+export async function copyInstalledProject(installed: { dir: string; status: string }, prefix: string): Promise<string> {
+  // Written by the setup when the install ends, however it ends; the hook's own time limit bounds the wait.
+  while (!existsSync(installed.status)) await sleep(100);
+  const { error } = JSON.parse(await readFile(installed.status, 'utf8')) as { error?: string };
+  if (error) throw new Error(`the packed packages could not be installed: ${error}`);
   const dir = await temporaryDir(prefix);
   const modules = join(installed.dir, 'node_modules');
   await cp(installed.dir, dir, { recursive: true, verbatimSymlinks: true, filter: (source) => source !== modules });
