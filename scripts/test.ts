@@ -14,7 +14,12 @@ const turboBin = join(import.meta.dirname, '..', 'node_modules', '.bin', 'turbo'
 const tasks = ['lint', 'lint:biome', 'lint:cycles', 'typecheck', 'test'];
 // This script always asks turbo for its run summary (twice is turbo's error); `--summarize` given to it keeps the file.
 const keepSummary = process.argv.includes('--summarize');
-const args = ['run', ...tasks, ...process.argv.slice(2).filter((arg) => arg !== '--summarize')];
+const given = process.argv.slice(2).filter((arg) => arg !== '--summarize');
+// More tasks at once than turbo's default of 10: the graph's longest path (the builds, then the release test, which
+// installs every package it packs) would otherwise wait for a slot behind tests that are not on it. `--concurrency`
+// given to this script wins.
+const concurrency = given.some((arg) => arg.startsWith('--concurrency')) ? [] : ['--concurrency=16'];
+const args = ['run', ...tasks, ...concurrency, ...given];
 const env = { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env };
 const turbo = spawn(turboBin, [...args, '--summarize'], { stdio: ['ignore', 'pipe', 'inherit'], env });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => turbo.kill(signal));
