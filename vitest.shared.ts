@@ -28,8 +28,6 @@ export interface WorkspaceTests {
    * workspace of few, long files, whose task often ends `npm test` alone, when one file at a time would leave a core idle.
    */
   minWorkers?: number;
-  /** One test file at a time: files that load the machine on purpose (kills, floods) must not overlap. */
-  oneFileAtATime?: boolean;
 }
 
 export function workspaceTests(options: WorkspaceTests) {
@@ -46,7 +44,6 @@ export function workspaceTests(options: WorkspaceTests) {
       restoreMocks: true,
       ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),
       ...(options.minWorkers ? { maxWorkers: Math.max(options.minWorkers, availableParallelism() - 1) } : {}),
-      ...(options.oneFileAtATime ? { fileParallelism: false } : {}),
       coverage: {
         provider: 'v8',
         // Measured and printed under CI=true (or with --coverage); a local run stays fast.
