@@ -3,7 +3,7 @@
 // Installing costs tens of seconds of CPU; each file works on a copy of its own, since each writes into its project.
 // It runs in the background: the files that do not use it (the contract tests' empty project, the pack checks) start
 // at once, and the others wait for its status file (copyInstalledProject).
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { installPacked, temporaryDir } from './project.ts';
@@ -23,14 +23,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const root = await temporaryDir('aggregation-installed-');
   const dir = join(root, 'project');
   const status = join(root, 'status.json');
+  // Written whole under another name, then renamed: a file that waits for it never reads half of it.
+  const settle = async (outcome: { error?: string }) => {
+    await writeFile(`${status}.partial`, JSON.stringify(outcome));
+    await rename(`${status}.partial`, status);
+  };
   const installing = (async () => {
     try {
       await mkdir(dir);
       await cp(consumerTemplate, dir, { recursive: true });
       await installPacked(dir, installedPackages);
-      await writeFile(status, '{}');
+      await settle({});
     } catch (error) {
-      await writeFile(status, JSON.stringify({ error: (error as Error).message }));
+      await settle({ error: (error as Error).message });
     }
   })();
   project.provide('installedProject', { dir, status });
