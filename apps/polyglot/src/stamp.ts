@@ -22,7 +22,7 @@ export function hashFiles(files: readonly string[], { root = repoRoot, extra = [
 /** `file` relative to `root` when it is inside it, else its absolute path. */
 function pathUnder(root: string, file: string): string {
   const inside = relative(root, file);
-  return inside.startsWith('..') || isAbsolute(inside) ? resolve(file) : inside;
+  return inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? resolve(file) : inside;
 }
 
 /** The file that keeps the hash of what `dir` was made from. */
