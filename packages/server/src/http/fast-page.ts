@@ -17,7 +17,7 @@ import type { Edge } from './edge.ts';
 import type { Runtime } from './env.ts';
 import { isJoinedPage, joinedPage, transactionFilter } from './handlers/transactions.ts';
 import { keptAccountFor } from './kept-accounts.ts';
-import { tokenIn, tokenReads } from './middleware/auth.ts';
+import { credentialIn, tokenReads } from './middleware/auth.ts';
 import { ENROLLMENT_STATUS_HEADER } from './middleware/enrollment-status.ts';
 import { countedRequests, enrollmentCaller } from './middleware/rate-limit.ts';
 import type { Validators } from './middleware/validate.ts';
@@ -135,8 +135,8 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
     const route = PAGE_URL.exec(incoming.url!);
     if (!route || headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return undefined;
     const accountId = route[1]!;
-    const token = tokenIn(soleAuthorization(incoming));
-    if (token === undefined || isLiveToken(token)) return undefined;
+    const credential = credentialIn(soleAuthorization(incoming));
+    if (credential === undefined || isLiveToken(credential.token)) return undefined;
     const requested = headers[VERSION_HEADER.toLowerCase()] as string | undefined;
     if (requested !== undefined && !isVersion(requested.trim())) return undefined;
     const host = headers.host;
@@ -144,7 +144,7 @@ export function fastPage(runtime: Runtime, { edge, validators, publicUrl }: Fast
     const encrypted = (incoming.socket as { encrypted?: boolean }).encrypted === true;
     const base = publicUrl ?? originOf(`${encrypted ? 'https' : 'http'}://${host}${incoming.url}`);
 
-    const reads = await tokenReads(runtime, token, incoming);
+    const reads = await tokenReads(runtime, credential, incoming);
     const found = reads?.enrollment;
     if (!found || found.revoked_at !== null || found.mode === 'live' || needsSync(deps, found, true) || !deps.institutions.admitsFreely(found)) {
       return undefined;

@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
 import { versionOf } from '../../domain/applications.ts';
 import { findEnrollmentByTokenHash, usableEnrollment } from '../../domain/enrollments.ts';
 import { ApiError, badRequest, forbidden } from '../../domain/errors.ts';
@@ -30,6 +31,31 @@ export function tokenIn(authorization: string | undefined): string | undefined {
   return undefined;
 }
 
+/** An Authorization value's access token, and the token's hash, by which its enrollment is found. */
+export interface Credential {
+  token: string;
+  tokenHash: string;
+}
+
+/** Authorization values kept with what they name: a client sends the same one on each request. */
+const MAX_CREDENTIALS = 2_000;
+/** Longer values are read each time: tokens are far shorter, and the kept values stay within about a megabyte. */
+const MAX_KEPT_AUTHORIZATION_LENGTH = 256;
+/** Each value's credential, or false when it names no token: both depend on the value alone. */
+const credentials = new LRUCache<string, Credential | false>({ max: MAX_CREDENTIALS });
+
+/** The credential an Authorization header value carries (`tokenIn`), decoded and hashed once per value kept. */
+export function credentialIn(authorization: string | undefined): Credential | undefined {
+  if (authorization === undefined) return undefined;
+  let known = credentials.get(authorization);
+  if (known === undefined) {
+    const token = tokenIn(authorization);
+    known = token === undefined ? false : Object.freeze({ token, tokenHash: hashToken(token) });
+    if (authorization.length <= MAX_KEPT_AUTHORIZATION_LENGTH) credentials.set(authorization, known);
+  }
+  return known || undefined;
+}
+
 /** The TLS client certificate was presented and verified against the client CA. */
 export function hasClientCertificate(c: AppContext): boolean {
   const socket = c.env?.incoming?.socket as TLSSocket | undefined;
@@ -42,16 +68,16 @@ export interface AuthOptions {
 }
 
 /** The token's enrollment and its application, read or kept (known-tokens.ts). */
-export function tokenReads(runtime: Runtime, token: string, incoming: IncomingMessage | undefined): Promise<TokenReads | undefined> {
-  const tokenHash = hashToken(token);
+export function tokenReads(runtime: Runtime, { tokenHash }: Credential, incoming: IncomingMessage | undefined): Promise<TokenReads | undefined> {
   return runtime.knownTokens.find(tokenHash, incoming, () => findEnrollmentByTokenHash(runtime.deps, tokenHash));
 }
 
 export function authenticate(runtime: Runtime, options: AuthOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = tokenOf(c);
+    const credential = credentialIn(c.req.header('authorization'));
+    const token = credential?.token;
     const incoming = c.env?.incoming;
-    const reads = token === undefined ? undefined : await tokenReads(runtime, token, incoming);
+    const reads = credential === undefined ? undefined : await tokenReads(runtime, credential, incoming);
     const found = reads?.enrollment;
     // Counted before anything else is checked or done: failures count too, against the client address.
     if (!incoming || !countedRequests.has(incoming)) limitRate(runtime.rateLimit, found ? enrollmentCaller(found) : addressCaller(incoming));
