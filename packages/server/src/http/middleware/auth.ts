@@ -39,7 +39,7 @@ export interface Credential {
 
 /** Authorization values kept with what they name: a client sends the same one on each request. */
 const MAX_CREDENTIALS = 2_000;
-/** Longer values are read each time: tokens are far shorter, and the kept values stay within about a megabyte. */
+/** Longer values are read each time: tokens are far shorter, and what is kept stays within about two megabytes. */
 const MAX_KEPT_AUTHORIZATION_LENGTH = 256;
 /** Each value's credential, or false when it names no token: both depend on the value alone. */
 const credentials = new LRUCache<string, Credential | false>({ max: MAX_CREDENTIALS });
