@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { hashToken } from '../src/domain/ids.ts';
 import { credentialIn, tokenIn } from '../src/http/middleware/auth.ts';
-
-const basic = (user: string, password = '') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+import { basic } from './helpers/harness.ts';
 
 describe('credentialIn', () => {
   test('gives the token an Authorization value carries, and the hash its enrollment is found by', () => {

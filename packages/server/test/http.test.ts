@@ -249,15 +249,13 @@ describe('rate limiting', () => {
     }
     return out;
   };
-  /** Basic credentials for the token with a password authentication ignores. */
-  const withPassword = (token: string, password: string) => `Basic ${Buffer.from(`${token}:${password}`).toString('base64')}`;
 
   test('a token is one caller whatever password comes with it', async () => {
     const running = await startServer({ port: 0, hostname: '127.0.0.1', rateLimit: { perSecond: NO_REFILL, burst: 3 }, readCache: false });
     try {
       // Enrolled in-process: the enrollment's bucket is the only one the requests below can use.
       const { token } = await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' });
-      const seen = await statuses(5, (i) => fetch(`${running.url}/accounts`, { headers: { authorization: withPassword(token, String(i)) } }));
+      const seen = await statuses(5, (i) => fetch(`${running.url}/accounts`, { headers: { authorization: basic(token, String(i)) } }));
       assert.deepEqual(seen.slice(0, 3), [200, 200, 200]);
       assert.deepEqual(seen.slice(3), [429, 429]);
     } finally {
@@ -289,7 +287,7 @@ describe('rate limiting', () => {
     try {
       const { token } = await createEnrollment(running.app.runtime.deps, { username: 'username', password: 'password' });
       // a, a (replayed), b, b (replayed): four requests of one enrollment.
-      const seen = await statuses(4, (i) => fetch(`${running.url}/accounts`, { headers: { authorization: withPassword(token, i < 2 ? 'a' : 'b') } }));
+      const seen = await statuses(4, (i) => fetch(`${running.url}/accounts`, { headers: { authorization: basic(token, i < 2 ? 'a' : 'b') } }));
       assert.ok(running.app.readCache!.hits >= 1, 'some reads were replayed');
       assert.deepEqual(seen, [200, 200, 200, 429]);
     } finally {

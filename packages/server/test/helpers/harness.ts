@@ -31,7 +31,8 @@ export interface Reply<T = any> {
   text: string;
 }
 
-export const basic = (token: string) => `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+/** Basic credentials for the token, with a password authentication ignores (none by default). */
+export const basic = (token: string, password = '') => `Basic ${Buffer.from(`${token}:${password}`).toString('base64')}`;
 
 /** Checks a response against the document that describes it; fails the test on any problem. */
 export function assertContract(method: string, path: string, reply: Reply): void {
