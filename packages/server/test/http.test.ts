@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createEnrollment } from '../src/domain/enrollments.ts';
 import { hashToken } from '../src/domain/ids.ts';
+import { MAX_BODY_BYTES } from '../src/http/middleware/validate.ts';
 import { originReader } from '../src/http/middleware/version.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
 import { type Certificates, certificates, hasOpenssl, httpsCall, type KeyPair } from './helpers/certificates.ts';
@@ -139,6 +140,48 @@ describe('over HTTP with a SQLite file', () => {
     assert.equal(sent.status, 415, sent.text);
     assert.equal(sent.body.error.code, 'unsupported_media_type');
     assert.deepEqual((await call('GET', path, { token })).body, []);
+  });
+
+  test('a body over 1 MiB is refused with 413 and makes nothing, whether its length is declared or it comes in chunks', async () => {
+    const created = await call('POST', '/sandbox/enrollments', { json: { username: 'username', password: 'password' } });
+    const token = created.body.access_token;
+    const path = `/accounts/${created.body.accounts[0].id}/payments`;
+    const bodyOf = (memo: string) => JSON.stringify({ amount: '1.00', memo, payee });
+    /** Sends the body in two chunks, without a Content-Length. */
+    const chunked = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const bytes = new TextEncoder().encode(text);
+          controller.enqueue(bytes.subarray(0, 1000));
+          controller.enqueue(bytes.subarray(1000));
+          controller.close();
+        },
+      });
+    const post = (body: string | ReadableStream<Uint8Array>) =>
+      fetch(`${running.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: basic(token), 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+    const large = bodyOf('x'.repeat(MAX_BODY_BYTES));
+    for (const [label, body] of [
+      ['declared', large],
+      ['chunked', chunked(large)],
+    ] as const) {
+      const refused = await post(body);
+      assert.equal(refused.status, 413, label);
+      assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'payload_too_large', label);
+    }
+    assert.deepEqual((await call('GET', path, { token })).body, []);
+    // Within the limit, both are read whole: the memo comes back as sent.
+    const memo = 'y'.repeat(200);
+    for (const body of [bodyOf(memo), chunked(bodyOf(memo))]) {
+      const made = await post(body);
+      assert.equal(made.status, 202);
+      assert.equal(((await made.json()) as { memo: string }).memo, memo);
+    }
+    assert.equal((await call('GET', path, { token })).body.length, 2);
   });
 
   test('concurrent payments with one key over many connections make one payment', async () => {

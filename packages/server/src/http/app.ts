@@ -1,6 +1,7 @@
 // The Hono app: the edge's tracking, errors and not-found answers, the version and body limit
 // middleware, the routes of each document, and the rendered reference under /docs.
 // The serving half only: the package's main entry also loads the Postman converter, some 50 MB the server never uses.
+import type { IncomingMessage } from 'node:http';
 import { docsApp } from '@aggregation/docs/serve';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -17,6 +18,15 @@ import type { ReadCache } from './read-cache.ts';
 import { registerOperations } from './routes.ts';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+
+const tooLarge = () => new ApiError(413, 'payload_too_large', 'The request body is too large.');
+
+/** The body's length as the Node request declares it; undefined when it streams in chunks (or runs outside Node). */
+function declaredLength(incoming: IncomingMessage | undefined): number | undefined {
+  const length = incoming?.headers['content-length'];
+  if (length === undefined || incoming!.headers['transfer-encoding'] !== undefined) return undefined;
+  return Number(length);
+}
 
 export function loadValidators(sandbox: boolean): Validators {
   try {
@@ -60,12 +70,20 @@ export function httpApp(runtime: Runtime, { edge, validators, readCache, publicU
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new ApiError(413, 'payload_too_large', 'The request body is too large.');
+      throw tooLarge();
     },
   });
-  // Only methods that carry a body: bodyLimit reads `c.req.raw.body`, which makes the adapter build a
-  // full Request (with an abort signal) per request, a large share of a GET's cost and of its garbage.
-  app.use((c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
+  // bodyLimit reads `c.req.raw.body`, which makes the adapter build a full Request (with an abort signal and a
+  // stream of the body), a large share of a request's cost and of its garbage. Bodyless methods skip it, and so does a
+  // body of a declared length within the limit (Node's parser reads no byte past it), which the adapter then reads
+  // directly; only a chunked body is counted as it streams in.
+  app.use((c, next) => {
+    if (BODYLESS.has(c.req.method)) return next();
+    const declared = declaredLength(c.env?.incoming);
+    if (declared === undefined) return limitBody(c, next);
+    if (declared > MAX_BODY_BYTES) throw tooLarge();
+    return next();
+  });
 
   registerOperations(app, runtime, validators, readCache);
   // The rendered reference of every document, next to the API it describes.
