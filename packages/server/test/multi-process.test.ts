@@ -357,6 +357,32 @@ describeUnless(postgres.skip, 'scoped revisions on PostgreSQL, as two processes 
     assert.equal(b.scopedRevision!(e2), before2);
   });
 
+  test('the syncs asked for while a barrier is in flight, or as it is answered, share the next one', async () => {
+    assert.equal(await changesSynced(b), true);
+    // Barriers are pg queries of their own kind: a lone Sync, heard back through handleReadyForQuery.
+    const query = pg.Client.prototype.query;
+    let barriers = 0;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof query>) {
+      if ((args[0] as { handleReadyForQuery?: unknown })?.handleReadyForQuery) barriers += 1;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    proxy.hold();
+    try {
+      const first = changesSynced(b);
+      const second = changesSynced(b);
+      let third: Promise<boolean> | undefined;
+      const thirdAsked = first.then(() => {
+        third = changesSynced(b);
+      });
+      proxy.release();
+      assert.deepEqual(await Promise.all([first, second, thirdAsked.then(() => third)]), [true, true, true]);
+    } finally {
+      proxy.release();
+      pg.Client.prototype.query = query;
+    }
+    assert.equal(barriers, 2, 'the first, then one for the second and the third');
+  });
+
   test('while the listening connection is down nothing can be vouched for; once back, everything kept before is stale', async () => {
     const e1 = `enr_${randomUUID()}`;
     assert.equal(await changesSynced(b), true);

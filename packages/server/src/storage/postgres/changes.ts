@@ -82,6 +82,8 @@ export class ChangeFeed {
   /** Waiting for the next barrier; the barrier in flight, as the function that settles it. */
   private waiting: Synced[] = [];
   private inFlight: ((answered: boolean) => void) | undefined;
+  /** The next barrier is scheduled (`barrierSoon`). */
+  private soon = false;
   private retryMs = FIRST_RETRY_MS;
   private retry: NodeJS.Timeout | undefined;
 
@@ -137,7 +139,7 @@ export class ChangeFeed {
       return;
     }
     this.waiting.push(done);
-    if (!this.inFlight) this.barrier();
+    if (!this.inFlight && !this.soon) this.barrier();
   }
 
   async close(): Promise<void> {
@@ -226,6 +228,24 @@ export class ChangeFeed {
     for (const done of waiting) done(false);
   }
 
+  /**
+   * The next barrier, once the requests read with this answer have asked for it too: a barrier costs the process
+   * about as much as replaying a read (a write and a read of the socket, and waking the database's session), so each
+   * should serve as many as it can. The answer is read among the event loop's other input; the requests read in the
+   * same turn ask for a barrier in that turn's check phase (the read cache's check), so the barrier goes out in the
+   * check phase of the next turn, which follows at once.
+   */
+  private barrierSoon(): void {
+    if (this.soon || this.inFlight || this.waiting.length === 0) return;
+    this.soon = true;
+    setImmediate(() =>
+      setImmediate(() => {
+        this.soon = false;
+        if (this.waiting.length > 0 && this.listening && !this.inFlight) this.barrier();
+      }),
+    );
+  }
+
   /** One Sync on the listening connection for everything waiting now; what arrives meanwhile waits for the next. */
   private barrier(): void {
     const client = this.client!;
@@ -239,7 +259,7 @@ export class ChangeFeed {
       if (this.inFlight === settle) this.inFlight = undefined;
       const current = answered && this.client === client && this.listening;
       for (const done of batch) done(current);
-      if (this.waiting.length > 0 && this.listening && !this.inFlight) this.barrier();
+      this.barrierSoon();
     };
     this.inFlight = settle;
     const timeout = setTimeout(() => (this.client === client ? this.lost(client) : settle(false)), BARRIER_TIMEOUT_MS);
