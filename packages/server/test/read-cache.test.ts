@@ -413,7 +413,8 @@ describe('read cache memory budget', () => {
     live: false,
     caller: undefined,
     scope: undefined,
-    headers: { 'content-type': 'application/json', 'content-length': bodyBytes },
+    head: ['content-type', 'application/json', 'content-length', String(bodyBytes)],
+    version: '',
     body: Buffer.alloc(bodyBytes, 'x'),
   });
   const keyOf = (n: number) => `Basic dG9rZW4=\n\nlocalhost\n/accounts/acc_${n}`;

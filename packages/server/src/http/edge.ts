@@ -104,7 +104,7 @@ export function httpEdge({ readCache, rateLimit, requestLog, accessLog }: EdgeOp
           path: incoming.url!.split('?', 1)[0]!,
           status: 200,
           started,
-          version: String(entry.headers[VERSION_HEADER.toLowerCase()] ?? ''),
+          version: entry.version,
           requestId,
           scope: entry.scope,
           replayed: true,

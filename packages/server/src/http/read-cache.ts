@@ -7,7 +7,7 @@
 // app as usual.
 // Validity is checked once per turn of the event loop for the requests it read (see `check`), on
 // PostgreSQL once the other processes' commits made so far are known (`Store.syncChanges`).
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
@@ -49,8 +49,10 @@ export interface Entry {
   caller: string | undefined;
   /** The request log's scope of the requests it answers. */
   scope: string | undefined;
-  /** Without Request-Id: each replay sends its own. */
-  headers: OutgoingHttpHeaders;
+  /** The head's fields as a flat list of names and values, without Request-Id: each replay sends its own. */
+  head: readonly string[];
+  /** The Service-Version answered ('' for none), for the logs. */
+  version: string;
   body: Buffer;
 }
 
@@ -65,10 +67,10 @@ export function readCacheKey(incoming: IncomingMessage): string | undefined {
  * The memory an entry holds, as counted against the budget. Strings count two bytes a character (V8 may keep
  * them as UTF-16).
  */
-export function entryBytes(key: string, entry: Pick<Entry, 'headers' | 'body'>): number {
-  let headers = 0;
-  for (const name in entry.headers) headers += name.length + String(entry.headers[name]).length;
-  return entry.body.byteLength + 2 * (key.length + headers) + ENTRY_OVERHEAD_BYTES;
+export function entryBytes(key: string, entry: Pick<Entry, 'head' | 'body'>): number {
+  let head = 0;
+  for (const field of entry.head) head += field.length;
+  return entry.body.byteLength + 2 * (key.length + head) + ENTRY_OVERHEAD_BYTES;
 }
 
 /** The enrollment's next state change, in real time (its clock runs at an offset). */
@@ -220,9 +222,9 @@ export class ReadCache {
       const changed = this.store.changedSince ? this.store.changedSince(enrollment?.id, mark, activity) : this.store.changeMark() !== mark;
       if (changed) return;
       const bytes = ownBytes(body);
-      const headers: OutgoingHttpHeaders = Object.fromEntries(c.res.headers);
-      headers['content-length'] = bytes.length;
-      delete headers[REQUEST_ID_HEADER.toLowerCase()];
+      const head: string[] = [];
+      for (const [name, value] of c.res.headers) if (name !== 'content-length' && name !== REQUEST_ID_HEADER.toLowerCase()) head.push(name, value);
+      head.push('content-length', String(bytes.length));
       this.keep(key, {
         mark,
         scoped: enrollment && revision !== undefined ? { enrollmentId: enrollment.id, activity, revision } : undefined,
@@ -230,7 +232,8 @@ export class ReadCache {
         live: enrollment?.mode === 'live',
         caller: enrollment ? enrollmentCaller(enrollment) : undefined,
         scope: requestLogScope(enrollment),
-        headers,
+        head,
+        version: c.res.headers.get(VERSION_HEADER) ?? '',
         body: bytes,
       });
     };
@@ -239,6 +242,7 @@ export class ReadCache {
 
 /** Writes a kept response under a fresh request id; the caller has checked rate limits. */
 export function replay(entry: Entry, outgoing: ServerResponse, requestId: string): void {
-  outgoing.writeHead(200, { ...entry.headers, [REQUEST_ID_HEADER]: requestId });
+  // A flat list: node:http writes it as it is, without an object to build and walk.
+  outgoing.writeHead(200, [...entry.head, REQUEST_ID_HEADER, requestId]);
   outgoing.end(entry.body);
 }
