@@ -6,9 +6,11 @@
 // `npx turbo run build --filter=@aggregation/server...`):
 //   node bench/tools/postgres-mix.ts [--enrollments=200] [--pool=1000] [--seconds=5] [--rounds=3]
 //     [--kinds=payment | accounts,balances,page,'page from_id',transaction] [--read-cache-off] [--sqlite] [--profile]
-//     [--module=path/to/another/build/index.js]
+//     [--module=path/to/another/build/index.js] [--against=path/to/another/build/index.js]
 // (--profile: a CPU profile of the first measured round, summarized; the file stays in bench/profiles/. --module: the
-// server of another build, e.g. a copy of packages/server/dist made before a change, to compare under the same load.)
+// server of another build, e.g. a copy of packages/server/dist made before a change, to compare under the same load.
+// --against: a second server process of that build on the same database, loaded in the same rounds, each round right
+// after the first: an A/B that the machine's drift between runs does not blur.)
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     sqlite: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     module: { type: 'string' },
+    against: { type: 'string' },
   },
 });
 const kinds = values.kinds?.split(',') as MixKind[] | undefined;
@@ -45,12 +48,17 @@ const found = values.sqlite ? undefined : await benchPostgres();
 if (found && 'skip' in found) throw new Error(`no PostgreSQL: ${found.skip}`);
 const databaseUrl = found ? await found.postgres.database() : undefined;
 const dbCpu = databaseUrl ? clusterCpu(databaseUrl) : () => Number.NaN;
-const server = await spawnChild<ServerInfo>(new URL('../targets/server.ts', import.meta.url), {
-  ...(databaseUrl ? { databaseUrl } : { databasePath: join(workdir, 'mix.sqlite') }),
-  readCache: !values['read-cache-off'],
-  countStatements: true,
-  ...(values.module ? { module: resolve(values.module) } : {}),
-} satisfies ServerArgs);
+const serverOf = (module: string | undefined) =>
+  spawnChild<ServerInfo>(new URL('../targets/server.ts', import.meta.url), {
+    ...(databaseUrl ? { databaseUrl } : { databasePath: join(workdir, 'mix.sqlite') }),
+    readCache: !values['read-cache-off'],
+    countStatements: true,
+    ...(module ? { module: resolve(module) } : {}),
+  } satisfies ServerArgs);
+const server = await serverOf(values.module);
+if (values.against && !databaseUrl) throw new Error('--against needs PostgreSQL: two processes share one database');
+const against = values.against ? await serverOf(values.against) : undefined;
+const servers = against ? [server, against] : [server];
 const limit = await spawnChild<{ url: string; pid: number }>(LIMIT_SCRIPT, {});
 try {
   console.log(`enrolling ${values.enrollments} integrators on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
@@ -60,7 +68,7 @@ try {
   const entries = kinds ? drawn.filter((entry) => kinds.includes(entry.kind)) : drawn;
 
   /** One load of the server or the limit; the server's also reports its replays, the cluster's CPU and its statements. */
-  const run = async (target: 'server' | 'limit', seconds: number) => {
+  const run = async (target: 'server' | 'limit', seconds: number, server = servers[0]!) => {
     const onServer = target === 'server';
     const before = { cache: await server.call<ReadCacheCounts>('readCache'), db: dbCpu() };
     await server.call('statements');
@@ -86,9 +94,10 @@ try {
     return result.cpuPerResponse;
   };
 
-  await run('server', 3);
+  for (const each of servers) await run('server', 3, each);
   await run('limit', 1);
   const ratios: number[] = [];
+  const againstRatios: number[] = [];
   for (let round = 0; round < Number(values.rounds); round++) {
     const profile = values.profile && round === 0 ? join(profilesDir, `postgres-mix-${Date.now()}.cpuprofile`) : undefined;
     if (profile) {
@@ -97,16 +106,24 @@ try {
     }
     const serverCpu = await run('server', Number(values.seconds));
     if (profile) await server.call('profileStop', profile);
+    const againstCpu = against && (console.log('against:'), await run('server', Number(values.seconds), against));
     const limitCpu = await run('limit', Number(values.seconds));
     ratios.push(limitCpu / serverCpu);
+    if (againstCpu) againstRatios.push(limitCpu / againstCpu);
     console.log(`limit: ${limitCpu.toFixed(1)} µs CPU per response; server / limit per core: ${((100 * limitCpu) / serverCpu).toFixed(1)} %`);
     if (profile) {
       console.log(`profile: ${profile}\n${summarize(profile, 30)}`);
     }
   }
   console.log(`median, server / limit per core: ${(100 * median(ratios)).toFixed(1)} %`);
+  if (against) {
+    const paired = ratios.map((ratio, i) => ratio / againstRatios[i]!);
+    console.log(`median, against / limit per core: ${(100 * median(againstRatios)).toFixed(1)} %`);
+    console.log(`server / against, CPU per response, per round: ${paired.map((p) => (1 / p).toFixed(3)).join(' ')}; median ${(1 / median(paired)).toFixed(3)}`);
+  }
 } finally {
   await server.stop();
+  await against?.stop();
   await limit.stop();
   await found?.postgres.stop();
   rmSync(workdir, { recursive: true, force: true });
