@@ -24,6 +24,8 @@ export interface PoolOptions {
   url: string;
   /** Connections in the pool (default 10). */
   max?: number;
+  /** How long the pool's connections may take to be made (default 5 s). */
+  connectTimeoutMs?: number;
 }
 
 /** How every connection of the store is made. */
@@ -41,7 +43,11 @@ function clientConfig(url: string): pg.ClientConfig {
 }
 
 export function createPool(options: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({ ...clientConfig(options.url), max: options.max ?? 10 });
+  const pool = new pg.Pool({
+    ...clientConfig(options.url),
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+  });
   // An idle client that loses its connection emits here; without a listener the process would exit.
   pool.on('error', () => undefined);
   // So does a client in use (a transaction between two statements) when the database goes away: its next
