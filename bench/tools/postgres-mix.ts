@@ -106,7 +106,8 @@ try {
     }
     const serverCpu = await run('server', Number(values.seconds));
     if (profile) await server.call('profileStop', profile);
-    const againstCpu = against && (console.log('against:'), await run('server', Number(values.seconds), against));
+    if (against) console.log('against:');
+    const againstCpu = against && (await run('server', Number(values.seconds), against));
     const limitCpu = await run('limit', Number(values.seconds));
     ratios.push(limitCpu / serverCpu);
     if (againstCpu) againstRatios.push(limitCpu / againstCpu);
@@ -119,7 +120,9 @@ try {
   if (against) {
     const paired = ratios.map((ratio, i) => ratio / againstRatios[i]!);
     console.log(`median, against / limit per core: ${(100 * median(againstRatios)).toFixed(1)} %`);
-    console.log(`server / against, CPU per response, per round: ${paired.map((p) => (1 / p).toFixed(3)).join(' ')}; median ${(1 / median(paired)).toFixed(3)}`);
+    console.log(
+      `server / against, CPU per response, per round: ${paired.map((p) => (1 / p).toFixed(3)).join(' ')}; median ${(1 / median(paired)).toFixed(3)}`,
+    );
   }
 } finally {
   await server.stop();
