@@ -60,7 +60,7 @@ describeUnless(postgres.skip, 'statements on PostgreSQL', () => {
   });
 
   test("a read whose value pg cannot send, on the statement's first use, fails alone: the statements then run on the shared reads", async () => {
-    const reads = new SharedReads((await postgres.location()).url!, 1);
+    const reads = new SharedReads({ url: (await postgres.location()).url! }, 1);
     const shared = new PgConnection(reads);
     const unsendable = {
       toPostgres: () => {

@@ -28,26 +28,22 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
 }
 
-/** How every connection of the store is made. */
-function clientConfig(url: string): pg.ClientConfig {
+/** How every connection of the store is made: the pool's and the shared reads' alike. */
+function clientConfig({ url, connectTimeoutMs = CONNECT_TIMEOUT_MS }: Omit<PoolOptions, 'max'>): pg.ClientConfig {
   return {
     connectionString: url,
     // pg's pipeline mode: statements asked for together go out without waiting for each answer (a payment's statements
     // in fewer round trips). The fault suite's memory test holds what the server keeps to its bound with it.
     pipeline: true,
     // An unreachable server fails a request after this long rather than holding it.
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: connectTimeoutMs,
     types,
     application_name: 'aggregation-server',
   };
 }
 
 export function createPool(options: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({
-    ...clientConfig(options.url),
-    max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
-  });
+  const pool = new pg.Pool({ ...clientConfig(options), max: options.max ?? 10 });
   // An idle client that loses its connection emits here; without a listener the process would exit.
   pool.on('error', () => undefined);
   // So does a client in use (a transaction between two statements) when the database goes away: its next
@@ -158,8 +154,8 @@ export class SharedReads implements Statements {
   private turnTaken = false;
   private closed = false;
 
-  constructor(url: string, count = 2) {
-    this.config = clientConfig(url);
+  constructor(options: Omit<PoolOptions, 'max'>, count = 2) {
+    this.config = clientConfig(options);
     this.connections = new Array(count).fill(undefined);
   }
 

@@ -50,7 +50,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
   };
   let closed = false;
   const feed = new ChangeFeed(options.url);
-  const reads = new SharedReads(options.url);
+  const reads = new SharedReads(options);
   /** Rows bulk-inserted per table since its statistics were last refreshed. */
   const unanalyzed = new Map<string, number>();
 
