@@ -9,8 +9,8 @@
 //     [--module=path/to/another/build/index.js] [--against=path/to/another/build/index.js]
 // (--profile: a CPU profile of the first measured round, summarized; the file stays in bench/profiles/. --module: the
 // server of another build, e.g. a copy of packages/server/dist made before a change, to compare under the same load.
-// --against: a second server process of that build on the same database, loaded in the same rounds, each round right
-// after the first: an A/B that the machine's drift between runs does not blur.)
+// --against: a second server process of that build on the same database, loaded in the same rounds, the two one right
+// after the other, in turns first (as fresh-page.ts does): an A/B that the machine's drift between runs does not blur.)
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -68,21 +68,21 @@ try {
   const entries = kinds ? drawn.filter((entry) => kinds.includes(entry.kind)) : drawn;
 
   /** One load of the server or the limit; the server's also reports its replays, the cluster's CPU and its statements. */
-  const run = async (target: 'server' | 'limit', seconds: number, server = servers[0]!) => {
+  const run = async (target: 'server' | 'limit', seconds: number, loaded = servers[0]!) => {
     const onServer = target === 'server';
-    const before = { cache: await server.call<ReadCacheCounts>('readCache'), db: dbCpu() };
-    await server.call('statements');
+    const before = { cache: await loaded.call<ReadCacheCounts>('readCache'), db: dbCpu() };
+    await loaded.call('statements');
     const result = await load({
-      url: onServer ? server.info.url : limit.info.url,
+      url: onServer ? loaded.info.url : limit.info.url,
       connections: 10,
       seconds,
-      pid: onServer ? server.pid : limit.pid,
+      pid: onServer ? loaded.pid : limit.pid,
       setupRequest: mixRequest(entries, { replay: !onServer }),
     });
     const responses = result.rps * result.seconds;
     if (!onServer) return result.cpuPerResponse;
-    const cache = await server.call<ReadCacheCounts>('readCache');
-    const statements = await server.call<Record<string, number>>('statements');
+    const cache = await loaded.call<ReadCacheCounts>('readCache');
+    const statements = await loaded.call<Record<string, number>>('statements');
     const hits = cache.hits - before.cache.hits;
     const misses = cache.misses - before.cache.misses;
     console.log(
@@ -104,10 +104,16 @@ try {
       mkdirSync(profilesDir, { recursive: true });
       await server.call('profileStart');
     }
+    // With --against, the other build goes first in odd rounds: neither gains from always following the other.
+    const againstFirst = against !== undefined && round % 2 === 1;
+    const runAgainst = async () => {
+      console.log('against:');
+      return run('server', Number(values.seconds), against);
+    };
+    const againstBefore = againstFirst ? await runAgainst() : undefined;
     const serverCpu = await run('server', Number(values.seconds));
     if (profile) await server.call('profileStop', profile);
-    if (against) console.log('against:');
-    const againstCpu = against && (await run('server', Number(values.seconds), against));
+    const againstCpu = againstBefore ?? (against && (await runAgainst()));
     const limitCpu = await run('limit', Number(values.seconds));
     ratios.push(limitCpu / serverCpu);
     if (againstCpu) againstRatios.push(limitCpu / againstCpu);
