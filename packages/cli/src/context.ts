@@ -26,6 +26,8 @@ export class Context {
   readonly baseUrl: string;
   readonly json: boolean;
   private readonly givenToken: string | undefined;
+  /** Set once a command uses a token remembered from `aggregation enroll`, which a reset server no longer knows. */
+  private usesRememberedToken = false;
 
   constructor(options: GlobalOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -40,8 +42,13 @@ export class Context {
 
   /** --token, else AGGREGATION_TOKEN, else the remembered token of `enrollmentId` or of the last `aggregation enroll`. */
   token(enrollmentId?: string): string {
-    const token = (enrollmentId === undefined ? this.givenToken : undefined) ?? rememberedToken(this.baseUrl, enrollmentId);
-    if (token) return token;
+    const given = enrollmentId === undefined ? this.givenToken : undefined;
+    if (given) return given;
+    const token = rememberedToken(this.baseUrl, enrollmentId);
+    if (token) {
+      this.usesRememberedToken = true;
+      return token;
+    }
     if (enrollmentId !== undefined) {
       throw new CliError(`No token of ${enrollmentId} is known for ${this.baseUrl}: it was not made by \`aggregation enroll\` here; pass --token.`);
     }
@@ -71,7 +78,11 @@ export class Context {
     const failure = ApiError.fromResponse(response, error, operation);
     const request = failure.requestId ? `, request ${failure.requestId}` : '';
     const fields = Object.entries(failure.params ?? {}).map(([field, messages]) => `\n  ${field}: ${messages.join('; ')}`);
-    throw new CliError(`${failure.message} (${failure.status} ${failure.code}${request})${fields.join('')}`, failure.body);
+    const hint =
+      this.usesRememberedToken && failure.status === 403 && failure.code === 'forbidden'
+        ? `\nThe token was the one \`aggregation enroll\` made for ${this.baseUrl}, and the server no longer accepts it (its database was reset, or the enrollment was deleted): run \`aggregation enroll\` again, or pass --token.`
+        : '';
+    throw new CliError(`${failure.message} (${failure.status} ${failure.code}${request})${fields.join('')}${hint}`, failure.body);
   }
 
   /** Prints `value` as JSON with --json, else the human text. */

@@ -2,7 +2,7 @@
 // SQLite file and a free port), and checks what it printed and what it did to the server.
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -324,6 +324,19 @@ describe('aggregation', () => {
     const listen = await run([...global, '--token', token, 'listen', '--forward-to', 'http://127.0.0.1:1/', '--events', 'webhook.test,nope']);
     assert.equal(listen.code, 1);
     assert.match(listen.stderr, /Unknown event types in --events: nope; known: /);
+  });
+
+  test('a remembered token the server no longer knows: the refusal says to enroll again; a given one does not', async () => {
+    // What `aggregation enroll` left before the server's database was reset: a token it never made.
+    const config = join(dir, 'reset.json');
+    writeFileSync(config, JSON.stringify({ [baseUrl]: { last: 'enr_gone', tokens: { enr_gone: 'test_token_gone' } } }));
+    const remembered = await run([...global, 'deliveries'], { AGGREGATION_CONFIG: config });
+    assert.equal(remembered.code, 1);
+    assert.match(remembered.stderr, /The access token is not valid\. \(403 forbidden, request req_\w+\)\n/);
+    assert.match(remembered.stderr, /the server no longer accepts it .*: run `aggregation enroll` again, or pass --token\.\n$/);
+    const given = await run([...global, '--token', 'test_token_gone', 'deliveries'], { AGGREGATION_CONFIG: config });
+    assert.equal(given.code, 1);
+    assert.match(given.stderr, /\(403 forbidden, request req_\w+\)\n$/);
   });
 
   test('no token, or no server: one line saying what to do', async () => {
