@@ -205,13 +205,16 @@ describe('docs in Chromium', () => {
         const method = operation.method.toUpperCase();
         // The menu entry is the summary, then the method (lowercase in the DOM, uppercase on screen).
         await show(page, new RegExp(`^\\s*${escapeRegExp(operation.summary)}\\s*${method}\\s*$`, 'i'), operation.summary);
+        // Looked for in the operation's own section (Redoc's id ends with the operationId, in lower case): the right
+        // one, and the page's other sections are not read again for each operation.
+        const section = page.locator(`[data-section-id$="/${operation.operationId.toLowerCase()}"]`);
         // The first sample (curl) is shown in full; the others sit behind the language menu.
         const [sample] = operation.operation['x-codeSamples'] as CodeSample[];
         const source = sample!.source.replace(/\s+/g, ' ').trim();
-        await page.locator('pre').filter({ hasText: source }).first().waitFor();
-        await page.getByText(operation.path, { exact: true }).first().waitFor();
+        await section.locator('pre').filter({ hasText: source }).first().waitFor();
+        await section.getByText(operation.path, { exact: true }).first().waitFor();
         // Its way to the console, with it chosen.
-        await page
+        await section
           .locator(`a[href*="document=${name}&"][href*="operation=${operation.operationId}"]`, { hasText: /^Try it$/ })
           .first()
           .waitFor({ state: 'attached' });
