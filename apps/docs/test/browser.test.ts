@@ -205,8 +205,8 @@ describe('docs in Chromium', () => {
         const method = operation.method.toUpperCase();
         // The menu entry is the summary, then the method (lowercase in the DOM, uppercase on screen).
         await show(page, new RegExp(`^\\s*${escapeRegExp(operation.summary)}\\s*${method}\\s*$`, 'i'), operation.summary);
-        // Looked for in the operation's own section (Redoc's id ends with the operationId, in lower case): the right
-        // one, and the page's other sections are not read again for each operation.
+        // Looked for in the operation's own section (Redoc's id ends with the operationId, in lower case): a sample,
+        // path or link shown only under another operation does not count for this one.
         const section = page.locator(`[data-section-id$="/${operation.operationId.toLowerCase()}"]`);
         // The first sample (curl) is shown in full; the others sit behind the language menu.
         const [sample] = operation.operation['x-codeSamples'] as CodeSample[];
