@@ -21,6 +21,7 @@
 // everything kept before stale.
 import pg from 'pg';
 import type { ActivityShown, ChangeScope } from '../store.ts';
+import { CONNECT_TIMEOUT_MS, type ConnectionOptions } from './connection.ts';
 
 export const CHANGES_CHANNEL = 'aggregation_changes';
 /** The row counted up by a commit not scoped to one enrollment: every kept read depends on it. */
@@ -55,7 +56,6 @@ export async function countChange(
   return { scope, revision: Number((rows[0] as { revision: number }).revision) };
 }
 
-const CONNECT_TIMEOUT_MS = 5_000;
 /** A barrier not answered in this long means a connection that is gone without saying so: it is replaced. */
 const BARRIER_TIMEOUT_MS = 5_000;
 const FIRST_RETRY_MS = 100;
@@ -67,7 +67,7 @@ const MAX_SCOPES = 200_000;
 export type Synced = (current: boolean) => void;
 
 export class ChangeFeed {
-  private readonly url: string;
+  private readonly options: ConnectionOptions;
   private client: pg.Client | undefined;
   private listening = false;
   private closed = false;
@@ -87,8 +87,8 @@ export class ChangeFeed {
   private retryMs = FIRST_RETRY_MS;
   private retry: NodeJS.Timeout | undefined;
 
-  constructor(url: string) {
-    this.url = url;
+  constructor(options: ConnectionOptions) {
+    this.options = options;
     this.connect();
   }
 
@@ -177,8 +177,8 @@ export class ChangeFeed {
   private connect(): void {
     if (this.closed) return;
     const client = new pg.Client({
-      connectionString: this.url,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      connectionString: this.options.url,
+      connectionTimeoutMillis: this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       keepAlive: true,
       application_name: 'aggregation-server changes',
     });

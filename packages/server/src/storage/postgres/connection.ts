@@ -18,7 +18,7 @@ const types: pg.CustomTypesConfig = {
     oid === pg.types.builtins.INT8 ? parseBigint : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-const CONNECT_TIMEOUT_MS = 5_000;
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface PoolOptions {
   url: string;
@@ -28,8 +28,11 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
 }
 
+/** Where a connection goes and how long it may take to be made: every connection of the store takes both. */
+export type ConnectionOptions = Omit<PoolOptions, 'max'>;
+
 /** How every connection of the store is made: the pool's and the shared reads' alike. */
-function clientConfig({ url, connectTimeoutMs = CONNECT_TIMEOUT_MS }: Omit<PoolOptions, 'max'>): pg.ClientConfig {
+function clientConfig({ url, connectTimeoutMs = CONNECT_TIMEOUT_MS }: ConnectionOptions): pg.ClientConfig {
   return {
     connectionString: url,
     // pg's pipeline mode: statements asked for together go out without waiting for each answer (a payment's statements
@@ -154,7 +157,7 @@ export class SharedReads implements Statements {
   private turnTaken = false;
   private closed = false;
 
-  constructor(options: Omit<PoolOptions, 'max'>, count = 2) {
+  constructor(options: ConnectionOptions, count = 2) {
     this.config = clientConfig(options);
     this.connections = new Array(count).fill(undefined);
   }

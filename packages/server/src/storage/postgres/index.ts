@@ -49,7 +49,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
     isReady = true;
   };
   let closed = false;
-  const feed = new ChangeFeed(options.url);
+  const feed = new ChangeFeed(options);
   const reads = new SharedReads(options);
   /** Rows bulk-inserted per table since its statistics were last refreshed. */
   const unanalyzed = new Map<string, number>();
