@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { type App, type AppOptions, createApp } from './app.ts';
 import { answerClientError, unbuildableRequest } from './http/client-error.ts';
+import { closeLingering } from './http/lingering-close.ts';
 
 export interface TlsOptions {
   key: string | Buffer;
@@ -65,6 +66,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       )
     : createHttpServer(listener);
   server.on('clientError', answerClientError);
+  closeLingering(server);
   // Loopback unless asked: the sandbox's enrollment endpoint needs no credentials.
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
