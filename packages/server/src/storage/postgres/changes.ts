@@ -21,7 +21,7 @@
 // everything kept before stale.
 import pg from 'pg';
 import type { ActivityShown, ChangeScope } from '../store.ts';
-import { CONNECT_TIMEOUT_MS, type ConnectionOptions } from './connection.ts';
+import { type ConnectionOptions, connectionTarget } from './connection.ts';
 
 export const CHANGES_CHANNEL = 'aggregation_changes';
 /** The row counted up by a commit not scoped to one enrollment: every kept read depends on it. */
@@ -177,8 +177,7 @@ export class ChangeFeed {
   private connect(): void {
     if (this.closed) return;
     const client = new pg.Client({
-      connectionString: this.options.url,
-      connectionTimeoutMillis: this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      ...connectionTarget(this.options),
       keepAlive: true,
       application_name: 'aggregation-server changes',
     });

@@ -18,7 +18,7 @@ const types: pg.CustomTypesConfig = {
     oid === pg.types.builtins.INT8 ? parseBigint : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-export const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface PoolOptions {
   url: string;
@@ -31,15 +31,22 @@ export interface PoolOptions {
 /** Where a connection goes and how long it may take to be made: every connection of the store takes both. */
 export type ConnectionOptions = Omit<PoolOptions, 'max'>;
 
-/** How every connection of the store is made: the pool's and the shared reads' alike. */
-function clientConfig({ url, connectTimeoutMs = CONNECT_TIMEOUT_MS }: ConnectionOptions): pg.ClientConfig {
+/** The part of a connection's config every connection of the store shares: the pool's, the shared reads', the change feed's. */
+export function connectionTarget({ url, connectTimeoutMs = CONNECT_TIMEOUT_MS }: ConnectionOptions): pg.ClientConfig {
   return {
     connectionString: url,
+    // An unreachable server fails a request after this long rather than holding it.
+    connectionTimeoutMillis: connectTimeoutMs,
+  };
+}
+
+/** How the pool's and the shared reads' connections are made. */
+function clientConfig(options: ConnectionOptions): pg.ClientConfig {
+  return {
+    ...connectionTarget(options),
     // pg's pipeline mode: statements asked for together go out without waiting for each answer (a payment's statements
     // in fewer round trips). The fault suite's memory test holds what the server keeps to its bound with it.
     pipeline: true,
-    // An unreachable server fails a request after this long rather than holding it.
-    connectionTimeoutMillis: connectTimeoutMs,
     types,
     application_name: 'aggregation-server',
   };
