@@ -20,7 +20,11 @@ const given = process.argv.slice(2).filter((arg) => arg !== '--summarize');
 // given to this script wins.
 const concurrency = given.some((arg) => arg.startsWith('--concurrency')) ? [] : ['--concurrency=16'];
 const args = ['run', ...tasks, ...concurrency, ...given];
-const env = { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', ...process.env };
+// Node.js keeps the code it compiles (the tools', and the tests' own with their types stripped) in a folder of this
+// checkout, for every later process of the run: hundreds of processes start Node.js (npm, vitest's workers, servers,
+// the CLI), and each would otherwise compile the same modules again. `git clean -xfd` removes it with the build outputs.
+const compileCache = join(import.meta.dirname, '..', '.cache', 'node-compile-cache');
+const env = { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', NODE_COMPILE_CACHE: compileCache, ...process.env };
 const turbo = spawn(turboBin, [...args, '--summarize'], { stdio: ['ignore', 'pipe', 'inherit'], env });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => turbo.kill(signal));
 
