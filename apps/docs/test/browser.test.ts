@@ -152,6 +152,18 @@ describe('docs in Chromium', () => {
     await heading(page, title).waitFor();
   }
 
+  /** Brings `target` into view; Redoc may replace the element while it renders, and then the new one is scrolled to. */
+  async function scrollTo(target: Locator): Promise<void> {
+    for (;;) {
+      try {
+        await target.scrollIntoViewIfNeeded();
+        return;
+      } catch (error) {
+        if (!/not attached to the DOM/.test(String(error))) throw error;
+      }
+    }
+  }
+
   /**
    * The section a menu entry of an operation or a webhook leads to, with its heading. The first of each page is opened
    * with a click on the entry; the others are brought into view (which renders them, as the click does, for a fraction
@@ -163,7 +175,7 @@ describe('docs in Chromium', () => {
     assert.match(route ?? '', /^#\//, `${title}: the menu entry's link`);
     const section = page.locator(`[data-section-id="${route!.slice(1)}"]`);
     if (click) await link.click();
-    else await section.scrollIntoViewIfNeeded();
+    else await scrollTo(section);
     await heading(section, title).waitFor();
     return section;
   }
