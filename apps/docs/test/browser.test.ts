@@ -165,19 +165,20 @@ describe('docs in Chromium', () => {
   }
 
   /**
-   * The section a menu entry of an operation or a webhook leads to, with its heading. The first of each page is opened
-   * with a click on the entry; the others are brought into view (which renders them, as the click does, for a fraction
-   * of its work), once the entry is shown to lead there: its link is the section's own route.
+   * The section a menu entry of an operation or a webhook leads to (Redoc's route, which is the section's id), with its
+   * heading. The first of each page is opened with a click on the entry; the others are brought into view (which
+   * renders them, as the click does, for a fraction of its work), once the entry is shown to lead there.
    */
-  async function reach(page: Page, entry: RegExp, title: string, click: boolean): Promise<Locator> {
+  async function reach(page: Page, entry: RegExp, title: string, click: boolean): Promise<{ section: Locator; id: string }> {
     const link = menuLink(page, entry);
     const route = await link.getAttribute('href');
     assert.match(route ?? '', /^#\//, `${title}: the menu entry's link`);
-    const section = page.locator(`[data-section-id="${route!.slice(1)}"]`);
+    const id = route!.slice(1);
+    const section = page.locator(`[data-section-id="${id}"]`);
     if (click) await link.click();
     else await scrollTo(section);
     await heading(section, title).waitFor();
-    return section;
+    return { section, id };
   }
 
   /** The language menu offers every sample, and choosing one shows it. */
@@ -234,10 +235,10 @@ describe('docs in Chromium', () => {
         const method = operation.method.toUpperCase();
         // The menu entry is the summary, then the method (lowercase in the DOM, uppercase on screen).
         const entry = new RegExp(`^\\s*${escapeRegExp(operation.summary)}\\s*${method}\\s*$`, 'i');
-        const section = await reach(page, entry, operation.summary, operation === operations[0]);
+        const { section, id } = await reach(page, entry, operation.summary, operation === operations[0]);
         // Looked for in the operation's own section (Redoc's id ends with the operationId, in lower case): a sample,
         // path or link shown only under another operation does not count for this one.
-        assert.match((await section.getAttribute('data-section-id')) ?? '', new RegExp(`/${operation.operationId.toLowerCase()}$`));
+        assert.match(id, new RegExp(`/${operation.operationId.toLowerCase()}$`));
         // The first sample (curl) is shown in full; the others sit behind the language menu.
         const [sample] = operation.operation['x-codeSamples'] as CodeSample[];
         const source = sample!.source.replace(/\s+/g, ' ').trim();
