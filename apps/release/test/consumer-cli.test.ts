@@ -1,5 +1,6 @@
 // The packed `aggregation` command as an integrator meets it: `npm install` of its tarball (with the client and the
-// types it needs) into an empty project outside the repository, then `npx aggregation ...` on the machine's Node.js
+// types it needs) into an empty project outside the repository, then `npx aggregation ...` (the one-shot commands after
+// `--help` through the bin npx finds, as npx runs it) on the machine's Node.js
 // (20.19 or newer), on Node.js 22 (the npm package `node@22`, kept in the user's cache: support/node22.ts) and on the project's
 // Node.js 24, against a sandbox server that `aggregation serve` runs once @aggregation/server is installed beside it.
 import assert from 'node:assert/strict';
@@ -37,8 +38,21 @@ function npx(runtime: NodeRuntime, args: string[], extra: Record<string, string>
   return { command: 'npx', args: ['--no-install', 'aggregation', ...args], options: { cwd: project, env } };
 }
 
-async function aggregation(runtime: NodeRuntime, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { command, args: argv, options } = npx(runtime, args);
+/**
+ * The bin that npx finds, run as npx runs it (its `#!/usr/bin/env node` on the runtime's PATH), without npm: npm's own
+ * start costs more CPU than the command's. For the one-shot commands after `--help` has shown npx finding it.
+ */
+function bin(runtime: NodeRuntime, args: string[]) {
+  const { options } = npx(runtime, args);
+  return { command: join(project, 'node_modules', '.bin', 'aggregation'), args, options };
+}
+
+async function aggregation(
+  runtime: NodeRuntime,
+  args: string[],
+  via: typeof npx | typeof bin = npx,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { command, args: argv, options } = via(runtime, args);
   return run(command, argv, options).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
@@ -129,7 +143,7 @@ describe('the packed CLI, installed outside the repository', () => {
         assert.match(help.stdout, /Usage: aggregation[\s\S]*listen[\s\S]*Examples:/);
 
         const global = ['--base-url', baseUrl];
-        const enrolled = await aggregation(node, [...global, 'enroll']);
+        const enrolled = await aggregation(node, [...global, 'enroll'], bin);
         assert.equal(enrolled.code, 0, enrolled.stderr);
         const token = /Access token: (test_token_\S+)/.exec(enrolled.stdout)?.[1];
         assert.ok(token, enrolled.stdout);
@@ -153,20 +167,18 @@ describe('the packed CLI, installed outside the repository', () => {
         try {
           secret = (await listen.waitFor(/signing secret is (whsec_\S+)/))[1]!;
           await tail.waitFor(/Tailing the request log/);
-          const triggered = await aggregation(node, [
-            '--base-url',
-            baseUrl.replace('localhost', '127.0.0.1'),
-            'trigger',
-            'transactions.processed',
-            '--json',
-          ]);
+          const triggered = await aggregation(
+            node,
+            ['--base-url', baseUrl.replace('localhost', '127.0.0.1'), 'trigger', 'transactions.processed', '--json'],
+            bin,
+          );
           assert.equal(triggered.code, 0, triggered.stderr);
           const fired = JSON.parse(triggered.stdout) as { id: string };
           const [forwarded] = await listen.waitFor(new RegExp(`transactions\\.processed +${fired.id} -> .*`));
           assert.match(forwarded, /-> \[204\] POST /);
           assert.deepEqual(verified, [fired.id]);
 
-          const deliveries = await aggregation(node, [...global, 'deliveries', '--json']);
+          const deliveries = await aggregation(node, [...global, 'deliveries', '--json'], bin);
           assert.equal(deliveries.code, 0, deliveries.stderr);
           const delivery = (JSON.parse(deliveries.stdout) as { event_id: string; status: string }[]).find((entry) => entry.event_id === fired.id);
           assert.equal(delivery?.status, 'delivered');
