@@ -194,6 +194,10 @@ describe.skipIf(skipPython)('the contract tests, installed in an empty project',
     assert.equal(report.options.maxExamples, MAX_EXAMPLES, 'the args input reached the command');
     assert.ok(report.coverage.every((c) => c.responses.observed > 0));
     assert.ok(existsSync(join(artifacts, inputs['artifact-name']!, 'junit.xml')), 'the report directory was uploaded');
+    assert.ok(
+      !existsSync(join(reportDir, 'schemathesis', '.hypothesis')),
+      "Hypothesis keeps its files in the command's cache directory, not in the uploaded report directory",
+    );
     assert.deepEqual(await watcher.compare(), [], "the default application's webhook URL, secrets and deliveries are as they were");
     // Longer than the hang guard: installs from scratch (npm and Schemathesis's pip) and runs every suite of the
     // contract tests, Schemathesis's generated cases included, on 2 shared cores.

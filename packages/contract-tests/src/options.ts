@@ -96,7 +96,7 @@ export function programOf(): Command {
     )
     .addOption(new Option('--python <path>', 'the Python 3.11+ that runs Schemathesis').env('PYTHON').default('python3'))
     .addOption(
-      new Option('--cache-dir <dir>', "where Schemathesis' Python environment is kept")
+      new Option('--cache-dir <dir>', "where Schemathesis' Python environment and Hypothesis' files are kept")
         .env('AGGREGATION_CONTRACT_CACHE')
         .default(defaultCacheDir(), '$XDG_CACHE_HOME/aggregation-contract-tests or ~/.cache/aggregation-contract-tests'),
     )

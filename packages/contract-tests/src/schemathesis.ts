@@ -232,6 +232,16 @@ export async function collectEvents(path: string, run: Run, collector: Collector
   return totals;
 }
 
+/**
+ * Where Hypothesis keeps its files: in the cache directory, beside the Python environment, rather than in `.hypothesis`
+ * of the working directory (each run's report directory). What it keeps there is derived once per machine: its tables
+ * of Unicode categories, which cost every run seconds of CPU to build again. The failures it could replay are not kept
+ * (`--generation-database none`), so a run still depends on its seed alone.
+ */
+export function hypothesisStorage(cacheDir: string): { HYPOTHESIS_STORAGE_DIRECTORY: string } {
+  return { HYPOTHESIS_STORAGE_DIRECTORY: join(cacheDir, 'hypothesis') };
+}
+
 export async function runSchemathesisSuite(ctx: SuiteContext): Promise<SuiteOutcome> {
   const collector = new Collector('schemathesis');
   const outcome = emptyOutcome();
@@ -255,6 +265,7 @@ export async function runSchemathesisSuite(ctx: SuiteContext): Promise<SuiteOutc
     async (run) => {
       const env = {
         ...process.env,
+        ...hypothesisStorage(ctx.options.cacheDir),
         CONTRACT_ACCOUNT_ID: run.accountId,
         CONTRACT_APPLICATION_KEY: ctx.sandbox.applicationKey ?? '',
         CONTRACT_SERVER_ORIGINS: origins,

@@ -1,11 +1,16 @@
 // How a Schemathesis run becomes testcases (from its NDJSON event stream), and that its environment is pinned.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { skipWhenMissing } from '@aggregation/test-support';
 import { test } from 'vitest';
-import { packageDir } from '../src/python.ts';
+import { defaultCacheDir, ensureEnv, findPython, packageDir } from '../src/python.ts';
 import { Collector } from '../src/report/collect.ts';
-import { collectEvents, defaultSeeds, parseSeeds, type Run } from '../src/schemathesis.ts';
+import { collectEvents, defaultSeeds, hypothesisStorage, parseSeeds, type Run } from '../src/schemathesis.ts';
 
 const run: Run = { name: '2020-10-12', document: '2020-10-12', token: 't', accountId: 'acc_1', seed: 7, phases: 'examples' };
 const events = join(import.meta.dirname, 'fixtures', 'schemathesis-events.ndjson');
@@ -50,3 +55,25 @@ test('seeds are read from a comma-separated list, `random` drawing a fresh one',
   assert.throws(() => parseSeeds('7,abc'), /--seed takes numbers or "random"/);
   assert.deepEqual(parseSeeds(defaultSeeds), [20201012]);
 });
+
+const found = await findPython('python3');
+const noPython = skipWhenMissing("Hypothesis's storage directory", 'missing' in found && found.missing);
+
+test.skipIf(noPython)(
+  'the pinned Hypothesis keeps its files (its Unicode tables) in the cache directory given, not in the working directory',
+  async () => {
+    if ('missing' in found) return;
+    const { python } = await ensureEnv(found, defaultCacheDir(), () => undefined);
+    const scratch = await mkdtemp(join(tmpdir(), 'hypothesis-storage-'));
+    try {
+      const cacheDir = join(scratch, 'cache');
+      const { stdout } = await promisify(execFile)(python, ['-c', 'from hypothesis.internal.charmap import charmap_file; print(charmap_file())'], {
+        cwd: scratch,
+        env: { ...process.env, ...hypothesisStorage(cacheDir) },
+      });
+      assert.ok(stdout.trim().startsWith(`${join(cacheDir, 'hypothesis', 'unicode_data')}/`), stdout);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  },
+);
