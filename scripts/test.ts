@@ -24,7 +24,10 @@ const args = ['run', ...tasks, ...concurrency, ...given];
 // checkout, for every later process of the run: hundreds of processes start Node.js (npm, vitest's workers, servers,
 // the CLI), and each would otherwise compile the same modules again. `git clean -xfd` removes it with the build outputs.
 const compileCache = join(import.meta.dirname, '..', '.cache', 'node-compile-cache');
-const env = { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', NODE_COMPILE_CACHE: compileCache, ...process.env };
+// Go builds the generated clients and the programs against them with -trimpath: without it, Go's build cache keys each
+// package by the folder it is in, so a fresh clone compiles again what an earlier run on the machine compiled.
+const goFlags = [process.env.GOFLAGS, '-trimpath'].filter(Boolean).join(' ');
+const env = { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', NODE_COMPILE_CACHE: compileCache, ...process.env, GOFLAGS: goFlags };
 const turbo = spawn(turboBin, [...args, '--summarize'], { stdio: ['ignore', 'pipe', 'inherit'], env });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => turbo.kill(signal));
 
