@@ -1,7 +1,7 @@
 // Building what openapi-generator wrote, the way each language's users do: tsc for typescript-fetch, pip into a
 // virtualenv for python, Maven for java; and the smoke program of each (smoke/openapi-generator/<generator>) built
 // against it.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, delimiter, join } from 'node:path';
 import { ensureCachedVenv, withLock } from '@aggregation/contract-tests/cached-venv';
@@ -12,20 +12,55 @@ import { run } from './run.ts';
 import { hashFiles, isUpToDateOrKept, markUpToDateAndKeep, stampFile } from './stamp.ts';
 import { shortRunMavenEnv } from './toolchain.ts';
 
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const require = createRequire(import.meta.url);
+const tsc = require.resolve('typescript/bin/tsc');
+/** What tsc makes of the same sources changes with the compiler and the Node.js types the smoke program reads. */
+const compilerFiles = [require.resolve('typescript/package.json'), require.resolve('@types/node/package.json')];
+const typescriptFetchSmoke = smokeDir('typescript-fetch');
+/** Where the check's stamp is kept: the check makes nothing else. */
+const typescriptFetchChecked = join(artifactsDir, 'openapi-generator', 'typescript-fetch-checked');
+const typescriptFetchSmokeOut = join(artifactsDir, 'openapi-generator', 'typescript-fetch');
 
-/** tsc on the generated project, with the tsconfig.json it comes with. */
+/**
+ * What the typescript-fetch check and smoke build depend on: the generation, the compiler, and the smoke program's
+ * sources (its own, its tsconfig, and the shared scenario it imports).
+ */
+export const typescriptFetchInputs = (generation = stampFile(outputRoot)) => [
+  generation,
+  ...compilerFiles,
+  join(typescriptFetchSmoke, 'smoke.ts'),
+  join(typescriptFetchSmoke, 'tsconfig.json'),
+  join(packageDir, 'smoke', 'typescript', 'scenario.ts'),
+];
+const typescriptFetchHash = () => hashFiles(typescriptFetchInputs());
+
+/**
+ * tsc on the generated project, with the tsconfig.json it comes with: once per hash of typescriptFetchInputs, like the
+ * Java client's compile. A clean checkout finds the stamp of a check that passed on the same inputs in the cache.
+ */
 export async function compileTypescriptFetch(): Promise<void> {
+  const hash = typescriptFetchHash();
+  if (isUpToDateOrKept(typescriptFetchChecked, hash)) return;
   await run(process.execPath, [tsc, '-p', join(outputDir('typescript-fetch'), 'tsconfig.json'), '--noEmit']);
+  mkdirSync(typescriptFetchChecked, { recursive: true });
+  markUpToDateAndKeep(typescriptFetchChecked, hash, []);
 }
 
-/** Compiles the smoke program with the generated sources it imports; returns the program to run with Node. */
+/**
+ * Compiles the smoke program with the generated sources it imports, once per hash (kept in the cache as the check
+ * is); returns the program to run with Node.
+ */
 export async function buildTypescriptFetchSmoke(): Promise<string> {
-  const outDir = join(artifactsDir, 'openapi-generator', 'typescript-fetch');
-  await run(process.execPath, [tsc, '-p', join(smokeDir('typescript-fetch'), 'tsconfig.json'), '--outDir', outDir]);
+  const outDir = typescriptFetchSmokeOut;
+  const program = join(outDir, 'apps', 'polyglot', 'smoke', 'openapi-generator', 'typescript-fetch', 'smoke.js');
+  const hash = typescriptFetchHash();
+  if (isUpToDateOrKept(outDir, hash) && existsSync(program)) return program;
+  rmSync(outDir, { recursive: true, force: true });
+  await run(process.execPath, [tsc, '-p', join(typescriptFetchSmoke, 'tsconfig.json'), '--outDir', outDir]);
   // The repository is an ES module package; the compiled program and client are CommonJS.
   writeFileSync(join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
-  return join(outDir, 'apps', 'polyglot', 'smoke', 'openapi-generator', 'typescript-fetch', 'smoke.js');
+  markUpToDateAndKeep(outDir, hash);
+  return program;
 }
 
 export const pythonConstraints = join(packageDir, 'openapi-generator', 'python-constraints.txt');

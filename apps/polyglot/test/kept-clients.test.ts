@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { moduleHash } from '../src/go-module.ts';
 import { kotlinBuildHash } from '../src/matrix.ts';
-import { javaClientHash } from '../src/openapi-generator-builds.ts';
+import { javaClientHash, typescriptFetchInputs } from '../src/openapi-generator-builds.ts';
 import { hashFiles, isUpToDate, isUpToDateOrKept, keptClientsDir, markUpToDateAndKeep, stampFile } from '../src/stamp.ts';
 
 describe('generated clients kept between checkouts', () => {
@@ -78,6 +78,21 @@ describe('generated clients kept between checkouts', () => {
     writeFileSync(stampFile(client), 'generation 2');
     assert.notEqual(java('javac 21.0.5'), before[0]);
     assert.notEqual(kotlin('javac 21.0.5'), before[1]);
+  });
+
+  it("typescript-fetch's check and smoke build are kept for the generation, the compiler and the smoke program's sources", () => {
+    const client = generated('typescript-fetch-build', 'openapi-generator', { '.generated-from': 'generation 1' });
+    const inputs = typescriptFetchInputs(stampFile(client));
+    for (const input of inputs) assert.ok(existsSync(input), input);
+    for (const file of ['typescript/package.json', '@types/node/package.json', 'typescript-fetch/smoke.ts', 'typescript-fetch/tsconfig.json', 'typescript/scenario.ts']) {
+      assert.ok(
+        inputs.some((input) => input.endsWith(`/${file}`)),
+        file,
+      );
+    }
+    const before = hashFiles(inputs);
+    writeFileSync(stampFile(client), 'generation 2');
+    assert.notEqual(hashFiles(inputs), before);
   });
 
   it('a clean checkout gets the kept copy for the same hash, and generates for any other', () => {
