@@ -18,18 +18,21 @@ const readManifest = async (dir: string) => JSON.parse(await readFile(join(dir, 
 /**
  * The workspaces as npm finds them: each folder that a pattern of the root manifest's `workspaces` matches and that
  * holds a package.json. Read here rather than asked of `npm query`, which loads the whole dependency tree (a second
- * of CPU) for it, in each process that asks.
+ * of CPU) for it, in each process that asks. npm also takes negated patterns (`!dir`), which drop what the others
+ * matched; a plain glob would read them as patterns of their own, so they are refused rather than misread.
  */
-async function workspaceDirs(): Promise<string[]> {
-  const { workspaces } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { workspaces: string[] };
+export async function workspaceDirs(root = repoRoot): Promise<string[]> {
+  const { workspaces } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { workspaces: string[] };
+  const negated = workspaces.filter((pattern) => pattern.startsWith('!'));
+  if (negated.length > 0) throw new Error(`workspace patterns ${negated.join(', ')} are negated: list the workspaces without them`);
   const dirs: string[] = [];
   for await (const manifest of glob(
     workspaces.map((pattern) => `${pattern}/package.json`),
-    { cwd: repoRoot },
+    { cwd: root },
   )) {
-    dirs.push(join(repoRoot, dirname(manifest)));
+    dirs.push(join(root, dirname(manifest)));
   }
-  return dirs;
+  return dirs.sort();
 }
 
 export async function publishedPackages(): Promise<PublishedPackage[]> {
