@@ -33,9 +33,14 @@ const nodes = new Map<'machine' | 'node22' | 'project', NodeRuntime>();
 const configDir = () => join(project, 'config');
 
 /** `npx aggregation <args>` in the project, with `node` (and so npm) of `runtime` first on PATH. */
-function npx(runtime: NodeRuntime, args: string[], extra: Record<string, string> = {}) {
+/** Where the CLI runs for `runtime`: the project, with that Node.js first on PATH and a config file of its own. */
+function optionsFor(runtime: NodeRuntime, extra: Record<string, string> = {}) {
   const env = cleanEnv({ AGGREGATION_CONFIG: join(configDir(), `${runtime.label}.json`), NO_COLOR: '1', ...extra }, runtime.dir);
-  return { command: 'npx', args: ['--no-install', 'aggregation', ...args], options: { cwd: project, env } };
+  return { cwd: project, env };
+}
+
+function npx(runtime: NodeRuntime, args: string[], extra: Record<string, string> = {}) {
+  return { command: 'npx', args: ['--no-install', 'aggregation', ...args], options: optionsFor(runtime, extra) };
 }
 
 /**
@@ -43,8 +48,7 @@ function npx(runtime: NodeRuntime, args: string[], extra: Record<string, string>
  * start costs more CPU than the command's. For the one-shot commands after `--help` has shown npx finding it.
  */
 function bin(runtime: NodeRuntime, args: string[]) {
-  const { options } = npx(runtime, args);
-  return { command: join(project, 'node_modules', '.bin', 'aggregation'), args, options };
+  return { command: join(project, 'node_modules', '.bin', 'aggregation'), args, options: optionsFor(runtime) };
 }
 
 async function aggregation(
