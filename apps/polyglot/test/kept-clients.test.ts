@@ -84,7 +84,13 @@ describe('generated clients kept between checkouts', () => {
     const client = generated('typescript-fetch-build', 'openapi-generator', { '.generated-from': 'generation 1' });
     const inputs = typescriptFetchInputs(stampFile(client));
     for (const input of inputs) assert.ok(existsSync(input), input);
-    for (const file of ['typescript/package.json', '@types/node/package.json', 'typescript-fetch/smoke.ts', 'typescript-fetch/tsconfig.json', 'typescript/scenario.ts']) {
+    for (const file of [
+      'typescript/package.json',
+      '@types/node/package.json',
+      'typescript-fetch/smoke.ts',
+      'typescript-fetch/tsconfig.json',
+      'typescript/scenario.ts',
+    ]) {
       assert.ok(
         inputs.some((input) => input.endsWith(`/${file}`)),
         file,

@@ -22,7 +22,10 @@ describe('the workspaces', () => {
 
   it('are the folders with a package.json that a pattern names, nested ones included', async () => {
     const dir = project('plain', ['packages/*', 'apps/**', 'openapi'], ['packages/a', 'packages/b', 'apps/x/y', 'openapi', 'other/c']);
-    assert.deepEqual(await workspaceDirs(dir), ['apps/x/y', 'openapi', 'packages/a', 'packages/b'].map((folder) => join(dir, folder)));
+    assert.deepEqual(
+      await workspaceDirs(dir),
+      ['apps/x/y', 'openapi', 'packages/a', 'packages/b'].map((folder) => join(dir, folder)),
+    );
   });
 
   it('refuse a negated pattern, which npm reads as an exclusion and a glob would not', async () => {
@@ -32,6 +35,9 @@ describe('the workspaces', () => {
 
   it("are this repository's openapi, packages and apps", async () => {
     const found = (await workspaceDirs()).map((dir) => dir.slice(repoRoot.length + 1));
-    assert.ok(found.includes('openapi') && found.some((dir) => dir.startsWith('packages/')) && found.some((dir) => dir.startsWith('apps/')), found.join());
+    assert.ok(
+      found.includes('openapi') && found.some((dir) => dir.startsWith('packages/')) && found.some((dir) => dir.startsWith('apps/')),
+      found.join(),
+    );
   });
 });
