@@ -32,13 +32,13 @@ let project: string;
 const nodes = new Map<'machine' | 'node22' | 'project', NodeRuntime>();
 const configDir = () => join(project, 'config');
 
-/** `npx aggregation <args>` in the project, with `node` (and so npm) of `runtime` first on PATH. */
 /** Where the CLI runs for `runtime`: the project, with that Node.js first on PATH and a config file of its own. */
 function optionsFor(runtime: NodeRuntime, extra: Record<string, string> = {}) {
   const env = cleanEnv({ AGGREGATION_CONFIG: join(configDir(), `${runtime.label}.json`), NO_COLOR: '1', ...extra }, runtime.dir);
   return { cwd: project, env };
 }
 
+/** `npx aggregation <args>` in the project, with `node` (and so npm) of `runtime` first on PATH. */
 function npx(runtime: NodeRuntime, args: string[], extra: Record<string, string> = {}) {
   return { command: 'npx', args: ['--no-install', 'aggregation', ...args], options: optionsFor(runtime, extra) };
 }
