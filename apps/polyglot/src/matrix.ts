@@ -2,7 +2,6 @@
 // program (the scenario of smoke.ts) run against the sandbox server. What each target does beyond its definition is
 // here, one build per target; the generators' caches and the builds' outputs stay under clients/ between runs.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { generateGoClient } from './go.ts';
@@ -13,6 +12,7 @@ import {
   compileTypescriptFetch,
   importEveryModule,
   installPythonClient,
+  tsc,
 } from './openapi-generator-builds.ts';
 import { artifactsDir, clientsDir, packageDir, pythonClientDir, repoRoot } from './paths.ts';
 import { ensureVenv, venvBin, venvEnv, venvPython } from './python.ts';
@@ -49,7 +49,6 @@ export type Build = {
   smoke(): Promise<SmokeCommand>;
 };
 
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const bin = (name: string) => join(artifactsDir, 'bin', name);
 const matrixSmokeDir = (name: string) => join(packageDir, 'smoke', name);
 

@@ -13,7 +13,8 @@ import { hashFiles, isUpToDateOrKept, markUpToDateAndKeep, stampFile } from './s
 import { shortRunMavenEnv } from './toolchain.ts';
 
 const require = createRequire(import.meta.url);
-const tsc = require.resolve('typescript/bin/tsc');
+/** The `typescript` package's tsc, as the generated TypeScript clients' users run it (not the workspace's own checker). */
+export const tsc = require.resolve('typescript/bin/tsc');
 /** What tsc makes of the same sources changes with the compiler and the Node.js types the smoke program reads. */
 const compilerFiles = [require.resolve('typescript/package.json'), require.resolve('@types/node/package.json')];
 const typescriptFetchSmoke = smokeDir('typescript-fetch');
