@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
-import { type SummaryTask, TestRunTally } from '@aggregation/test-support';
+import { type SummaryTask, TestRunTally, withGoFlag } from '@aggregation/test-support';
 
 const turboBin = join(import.meta.dirname, '..', 'node_modules', '.bin', 'turbo');
 const tasks = ['lint', 'lint:biome', 'lint:cycles', 'typecheck', 'test'];
@@ -26,7 +26,7 @@ const args = ['run', ...tasks, ...concurrency, ...given];
 const compileCache = join(import.meta.dirname, '..', '.cache', 'node-compile-cache');
 // Go builds the generated clients and the programs against them with -trimpath: without it, Go's build cache keys each
 // package by the folder it is in, so a fresh clone compiles again what an earlier run on the machine compiled.
-const goFlags = [process.env.GOFLAGS, '-trimpath'].filter(Boolean).join(' ');
+const goFlags = withGoFlag(process.env.GOFLAGS, '-trimpath');
 const env = { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1', NODE_COMPILE_CACHE: compileCache, ...process.env, GOFLAGS: goFlags };
 const turbo = spawn(turboBin, [...args, '--summarize'], { stdio: ['ignore', 'pipe', 'inherit'], env });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => turbo.kill(signal));

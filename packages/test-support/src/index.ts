@@ -1,4 +1,5 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
+export { withGoFlag } from './go-flags.ts';
 export { linkedCopy } from './linked-copy.ts';
 export { skipWhenMissing } from './missing.ts';
 export { nodeRuntimesDir, registryNodeBin } from './node-runtimes.ts';
