@@ -6,11 +6,14 @@
 // `npx turbo run build --filter=@aggregation/server...`):
 //   node bench/tools/postgres-mix.ts [--enrollments=200] [--pool=1000] [--seconds=5] [--rounds=3]
 //     [--kinds=payment | accounts,balances,page,'page from_id',transaction] [--read-cache-off] [--sqlite] [--profile]
-//     [--module=path/to/another/build/index.js] [--against=path/to/another/build/index.js]
+//     [--module=path/to/another/build/index.js] [--against=path/to/another/build/index.js] [--split]
 // (--profile: a CPU profile of the first measured round, summarized; the file stays in bench/profiles/. --module: the
 // server of another build, e.g. a copy of packages/server/dist made before a change, to compare under the same load.
 // --against: a second server process of that build on the same database, loaded in the same rounds, the two one right
-// after the other, in turns first (as fresh-page.ts does): an A/B that the machine's drift between runs does not blur.)
+// after the other, in turns first (as fresh-page.ts does): an A/B that the machine's drift between runs does not blur.
+// --split: the enrollments in two halves, and per round four loads instead of the mix: the reads of one half, the
+// payments of the other, the two together, and those reads with their own half's payments; what the parts add up to
+// beside what the loads together cost.)
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +23,7 @@ import { LIMIT_SCRIPT } from '../lib/compare.ts';
 import { profilesDir } from '../lib/context.ts';
 import { enrollMany } from '../lib/enroll.ts';
 import { load } from '../lib/load.ts';
-import { drawMix, MIX_SHARES, type MixKind, mixRequest, recordMix } from '../lib/mix.ts';
+import { drawMix, MIX_SHARES, type MixEntry, type MixKind, mixRequest, recordMix } from '../lib/mix.ts';
 import { benchPostgres, clusterCpu } from '../lib/postgres.ts';
 import { median } from '../lib/stats.ts';
 import type { ReadCacheCounts, ServerArgs, ServerInfo } from '../targets/server.ts';
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     module: { type: 'string' },
     against: { type: 'string' },
+    split: { type: 'boolean', default: false },
   },
 });
 const kinds = values.kinds?.split(',') as MixKind[] | undefined;
@@ -68,7 +72,7 @@ try {
   const entries = kinds ? drawn.filter((entry) => kinds.includes(entry.kind)) : drawn;
 
   /** One load of the server or the limit; the server's also reports its replays, the cluster's CPU and its statements. */
-  const run = async (target: 'server' | 'limit', seconds: number, loaded = servers[0]!) => {
+  const run = async (target: 'server' | 'limit', seconds: number, loaded = servers[0]!, requests = entries) => {
     const onServer = target === 'server';
     const before = { cache: await loaded.call<ReadCacheCounts>('readCache'), db: dbCpu() };
     await loaded.call('statements');
@@ -77,7 +81,7 @@ try {
       connections: 10,
       seconds,
       pid: onServer ? loaded.pid : limit.pid,
-      setupRequest: mixRequest(entries, { replay: !onServer }),
+      setupRequest: mixRequest(requests, { replay: !onServer }),
     });
     const responses = result.rps * result.seconds;
     if (!onServer) return result.cpuPerResponse;
@@ -95,40 +99,47 @@ try {
   };
 
   for (const each of servers) await run('server', 3, each);
-  await run('limit', 1);
-  const ratios: number[] = [];
-  const againstRatios: number[] = [];
-  for (let round = 0; round < Number(values.rounds); round++) {
-    const profile = values.profile && round === 0 ? join(profilesDir, `postgres-mix-${Date.now()}.cpuprofile`) : undefined;
-    if (profile) {
-      mkdirSync(profilesDir, { recursive: true });
-      await server.call('profileStart');
+  if (values.split) {
+    await splitRounds(entries, Number(values.rounds), (requests, name) => {
+      console.log(`${name}:`);
+      return run('server', Number(values.seconds), servers[0], requests);
+    });
+  } else {
+    await run('limit', 1);
+    const ratios: number[] = [];
+    const againstRatios: number[] = [];
+    for (let round = 0; round < Number(values.rounds); round++) {
+      const profile = values.profile && round === 0 ? join(profilesDir, `postgres-mix-${Date.now()}.cpuprofile`) : undefined;
+      if (profile) {
+        mkdirSync(profilesDir, { recursive: true });
+        await server.call('profileStart');
+      }
+      // With --against, the other build goes first in odd rounds: neither gains from always following the other.
+      const againstFirst = against !== undefined && round % 2 === 1;
+      const runAgainst = async () => {
+        console.log('against:');
+        return run('server', Number(values.seconds), against);
+      };
+      const againstBefore = againstFirst ? await runAgainst() : undefined;
+      const serverCpu = await run('server', Number(values.seconds));
+      if (profile) await server.call('profileStop', profile);
+      const againstCpu = againstBefore ?? (against && (await runAgainst()));
+      const limitCpu = await run('limit', Number(values.seconds));
+      ratios.push(limitCpu / serverCpu);
+      if (againstCpu) againstRatios.push(limitCpu / againstCpu);
+      console.log(`limit: ${limitCpu.toFixed(1)} µs CPU per response; server / limit per core: ${((100 * limitCpu) / serverCpu).toFixed(1)} %`);
+      if (profile) {
+        console.log(`profile: ${profile}\n${summarize(profile, 30)}`);
+      }
     }
-    // With --against, the other build goes first in odd rounds: neither gains from always following the other.
-    const againstFirst = against !== undefined && round % 2 === 1;
-    const runAgainst = async () => {
-      console.log('against:');
-      return run('server', Number(values.seconds), against);
-    };
-    const againstBefore = againstFirst ? await runAgainst() : undefined;
-    const serverCpu = await run('server', Number(values.seconds));
-    if (profile) await server.call('profileStop', profile);
-    const againstCpu = againstBefore ?? (against && (await runAgainst()));
-    const limitCpu = await run('limit', Number(values.seconds));
-    ratios.push(limitCpu / serverCpu);
-    if (againstCpu) againstRatios.push(limitCpu / againstCpu);
-    console.log(`limit: ${limitCpu.toFixed(1)} µs CPU per response; server / limit per core: ${((100 * limitCpu) / serverCpu).toFixed(1)} %`);
-    if (profile) {
-      console.log(`profile: ${profile}\n${summarize(profile, 30)}`);
+    console.log(`median, server / limit per core: ${(100 * median(ratios)).toFixed(1)} %`);
+    if (against) {
+      const paired = ratios.map((ratio, i) => ratio / againstRatios[i]!);
+      console.log(`median, against / limit per core: ${(100 * median(againstRatios)).toFixed(1)} %`);
+      console.log(
+        `server / against, CPU per response, per round: ${paired.map((p) => (1 / p).toFixed(3)).join(' ')}; median ${(1 / median(paired)).toFixed(3)}`,
+      );
     }
-  }
-  console.log(`median, server / limit per core: ${(100 * median(ratios)).toFixed(1)} %`);
-  if (against) {
-    const paired = ratios.map((ratio, i) => ratio / againstRatios[i]!);
-    console.log(`median, against / limit per core: ${(100 * median(againstRatios)).toFixed(1)} %`);
-    console.log(
-      `server / against, CPU per response, per round: ${paired.map((p) => (1 / p).toFixed(3)).join(' ')}; median ${(1 / median(paired)).toFixed(3)}`,
-    );
   }
 } finally {
   await server.stop();
@@ -136,4 +147,30 @@ try {
   await limit.stop();
   await found?.postgres.stop();
   rmSync(workdir, { recursive: true, force: true });
+}
+
+/**
+ * The mix's parts against the mix: the reads of one half of the enrollments alone, the payments of the other half
+ * alone, the two together (no read made stale), and the reads with their own half's payments (as in the mix).
+ */
+async function splitRounds(entries: MixEntry[], rounds: number, runOn: (requests: MixEntry[], name: string) => Promise<number>): Promise<void> {
+  const tokens = [...new Set(entries.map((entry) => entry.authorization))];
+  const first = new Set(tokens.slice(0, Math.floor(tokens.length / 2)));
+  const reads = entries.filter((entry) => entry.kind !== 'payment' && first.has(entry.authorization));
+  const ownPayments = entries.filter((entry) => entry.kind === 'payment' && first.has(entry.authorization));
+  const otherPayments = entries.filter((entry) => entry.kind === 'payment' && !first.has(entry.authorization));
+  const share = (payments: MixEntry[]) => payments.length / (reads.length + payments.length);
+  const parts = (payments: MixEntry[], readsAlone: number, paymentsAlone: number) =>
+    (1 - share(payments)) * readsAlone + share(payments) * paymentsAlone;
+  for (let round = 0; round < rounds; round++) {
+    const readsAlone = await runOn(reads, 'reads of one half');
+    const paymentsAlone = await runOn(otherPayments, 'payments of the other half');
+    const apart = await runOn([...reads, ...otherPayments], 'the two together');
+    const same = await runOn([...reads, ...ownPayments], "the reads with their own half's payments");
+    console.log(
+      `round ${round + 1}: together ${apart.toFixed(1)} µs against ${parts(otherPayments, readsAlone, paymentsAlone).toFixed(1)} from the parts ` +
+        `(${(100 * share(otherPayments)).toFixed(1)} % payments); with their own payments ${same.toFixed(1)} µs against ` +
+        `${parts(ownPayments, readsAlone, paymentsAlone).toFixed(1)} (${(100 * share(ownPayments)).toFixed(1)} %)`,
+    );
+  }
 }
