@@ -46,6 +46,7 @@ const { values } = parseArgs({
 });
 const kinds = values.kinds?.split(',') as MixKind[] | undefined;
 for (const kind of kinds ?? []) if (!(kind in MIX_SHARES)) throw new Error(`unknown kind ${kind}; known: ${Object.keys(MIX_SHARES).join(', ')}`);
+if (values.split && (kinds || values.against)) throw new Error('--split loads the whole mix on one server: leave out --kinds and --against');
 
 const workdir = mkdtempSync(join(tmpdir(), 'aggregation-postgres-mix-'));
 const found = values.sqlite ? undefined : await benchPostgres();
