@@ -69,7 +69,8 @@ try {
   console.log(`enrolling ${values.enrollments} integrators on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
   const enrolled = await enrollMany(server.info.url, 'username', Number(values.enrollments));
   const drawn = await drawMix(server.info.url, enrolled, Number(values.pool));
-  await limit.call('record', await recordMix(server.info.url, drawn));
+  // --split compares the server with itself: the limit's bytes are recorded only for the rounds against it.
+  if (!values.split) await limit.call('record', await recordMix(server.info.url, drawn));
   const entries = kinds ? drawn.filter((entry) => kinds.includes(entry.kind)) : drawn;
 
   /** One load of the server or the limit; the server's also reports its replays, the cluster's CPU and its statements. */
