@@ -1,11 +1,11 @@
 // 7. PostgreSQL: the two rendered reads of the reads scenario and the many-integrators mix on a PostgreSQL
 // database (a local throwaway cluster), served by one server process and by two on the same database (read cache
 // as shipped for the mix, off for the rendered reads), beside the same server on SQLite and the limit writing the
-// PostgreSQL server's bytes.
+// PostgreSQL server's bytes (and, for the mix, bare node:http replaying them: the limit before the node:net one).
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Child, spawnChild } from '../lib/child.ts';
-import { comparisonTable, LIMIT, LIMIT_SCRIPT, perCoreOf, rpsOf } from '../lib/compare.ts';
+import { BARE_HTTP, BARE_HTTP_SCRIPT, comparisonTable, LIMIT, LIMIT_SCRIPT, perCoreOf, rpsOf } from '../lib/compare.ts';
 import type { Context } from '../lib/context.ts';
 import { checkingAccount, type Enrolled, enrollMany } from '../lib/enroll.ts';
 import { expectStatus } from '../lib/http.ts';
@@ -90,9 +90,12 @@ export async function postgres(ctx: Context): Promise<Section> {
     const pgEnrollSeconds = (performance.now() - t0) / 1000;
     const pgEntries = await drawMix(pg1.info.url, pgEnrolled, pool);
 
-    // The limit replays what the PostgreSQL server answered: the two reads of its first enrollment and the mix.
+    // The limit replays what the PostgreSQL server answered: the two reads of its first enrollment and the mix; bare
+    // node:http the mix.
     const bare = await spawnChild<{ url: string; pid: number }>(LIMIT_SCRIPT, {});
     children.push(bare);
+    const bareHttp = await spawnChild<{ url: string; pid: number }>(BARE_HTTP_SCRIPT, {});
+    children.push(bareHttp);
     const reads = [
       { name: 'GET /accounts (rendered)', of: (_e: Enrolled) => '/accounts' },
       {
@@ -105,6 +108,7 @@ export async function postgres(ctx: Context): Promise<Section> {
     for (const read of reads)
       recorded[read.of(first)] = await expectStatus(pg1.info.url + read.of(first), { headers: { authorization: first.authorization } }, 200);
     await bare.call('record', recorded);
+    await bareHttp.call('record', recorded);
 
     const on = (servers: Child<ServerInfo>[], enrolled: Enrolled[], entries: MixEntry[], db?: () => number): LoadTarget => ({
       urls: servers.map((s) => s.info.url),
@@ -115,6 +119,7 @@ export async function postgres(ctx: Context): Promise<Section> {
       ...(db ? { dbCpu: db } : {}),
     });
     const limit: LoadTarget = { urls: [bare.info.url], pids: [bare.pid], enrolled: pgEnrolled, entries: pgEntries, replay: true };
+    const http: LoadTarget = { urls: [bareHttp.info.url], pids: [bareHttp.pid], enrolled: pgEnrolled, entries: pgEntries, replay: true };
     const sqliteRendered = on([sqliteOff], sqliteEnrolled, sqliteEntries);
     const pgOne = on([pg1], pgEnrolled, pgEntries, dbCpu);
     const pgTwo = on([pg1, pg2], pgEnrolled, pgEntries, dbCpu);
@@ -137,6 +142,7 @@ export async function postgres(ctx: Context): Promise<Section> {
         spec: (t: LoadTarget): Sent => ({ setupRequest: mixRequest(t.entries, { replay: t.replay }) }),
         targets: {
           [LIMIT]: limit,
+          [BARE_HTTP]: http,
           'SQLite, read cache as shipped': on([sqliteOn], sqliteEnrolled, sqliteEntries),
           'SQLite, read cache off': sqliteRendered,
           'PostgreSQL, one process': pgOne,
@@ -202,6 +208,8 @@ export async function postgres(ctx: Context): Promise<Section> {
       const ofLimit = (name: string) => perCoreOf(results[name]!) / perCoreOf(results[LIMIT]!);
       const answeredOfLimit = (name: string) => rpsOf(results[name]!) / rpsOf(results[LIMIT]!);
       if (caption === MIX) {
+        const ofHttp = (name: string) => perCoreOf(results[name]!) / perCoreOf(results[BARE_HTTP]!);
+        const answeredOfHttp = (name: string) => rpsOf(results[name]!) / rpsOf(results[BARE_HTTP]!);
         targets.push(
           {
             name: 'PostgreSQL many-integrators mix, one process / limit',
@@ -212,6 +220,12 @@ export async function postgres(ctx: Context): Promise<Section> {
           {
             name: 'PostgreSQL many-integrators mix, two processes / limit',
             value: `${fmtPercent(ofLimit('PostgreSQL, two processes'))} per core of the servers (answered ${fmtPercent(answeredOfLimit('PostgreSQL, two processes'))})`,
+            goal: 'report',
+            met: null,
+          },
+          {
+            name: 'PostgreSQL many-integrators mix, one process / bare node:http',
+            value: `${fmtPercent(ofHttp('PostgreSQL, one process'))} per core of the server (answered ${fmtPercent(answeredOfHttp('PostgreSQL, one process'))})`,
             goal: 'report',
             met: null,
           },
@@ -232,7 +246,7 @@ export async function postgres(ctx: Context): Promise<Section> {
       }
     }
     notes.push(
-      `${fmtInt(enrollments)} enrollments of \`username\` on each database (on PostgreSQL made in ${pgEnrollSeconds.toFixed(1)} s, 10 at a time); the mix is drawn per database (its ids), ${fmtInt(pool)} requests each; the limit replays the PostgreSQL server's bytes. ` +
+      `${fmtInt(enrollments)} enrollments of \`username\` on each database (on PostgreSQL made in ${pgEnrollSeconds.toFixed(1)} s, 10 at a time); the mix is drawn per database (its ids), ${fmtInt(pool)} requests each; the limit replays the PostgreSQL server's bytes, and so does bare \`node:http\` for the mix. ` +
         "The rendered reads run on servers with the read cache off. In the mix the servers keep their read cache as shipped: each process learns the others' writes from PostgreSQL notifications and, before replaying, waits for a barrier on its listening connection (read-your-writes across processes); " +
         `the two processes replayed ${fmtPercent(replayedShare)} of the mix's reads in the measured rounds. ` +
         `Two processes share the ${options.connections} connections, half each, on one database (as behind a load balancer); their CPU is added up. ` +
@@ -242,7 +256,7 @@ export async function postgres(ctx: Context): Promise<Section> {
     return {
       title: TITLE,
       about:
-        'The rendered reads (`GET /accounts`, a page of 100 transactions, read cache off) and the many-integrators mix (read cache as shipped) on PostgreSQL, with one server process and with two on the same database, beside the same server on SQLite and the limit (bare `node:net` writing the PostgreSQL server’s bytes).',
+        'The rendered reads (`GET /accounts`, a page of 100 transactions, read cache off) and the many-integrators mix (read cache as shipped) on PostgreSQL, with one server process and with two on the same database, beside the same server on SQLite and the limit (bare `node:net` writing the PostgreSQL server’s bytes); for the mix, bare `node:http` replaying the same bytes too (the limit the bench used before `node:net`), reported.',
       tables,
       targets,
       notes,
