@@ -205,27 +205,29 @@ export async function postgres(ctx: Context): Promise<Section> {
           },
         ]),
       );
-      const ofLimit = (name: string) => perCoreOf(results[name]!) / perCoreOf(results[LIMIT]!);
-      const answeredOfLimit = (name: string) => rpsOf(results[name]!) / rpsOf(results[LIMIT]!);
+      // A target's share of another's requests per second per core (the bench's measure), and of its answered ones.
+      const perCoreShare = (name: string, of = LIMIT) => perCoreOf(results[name]!) / perCoreOf(results[of]!);
+      const answeredShare = (name: string, of = LIMIT) => rpsOf(results[name]!) / rpsOf(results[of]!);
+      /** The mix's row value for the servers of `name`, against `of`. */
+      const mixShare = (name: string, servers: string, of = LIMIT) =>
+        `${fmtPercent(perCoreShare(name, of))} per core of the ${servers} (answered ${fmtPercent(answeredShare(name, of))})`;
       if (caption === MIX) {
-        const ofHttp = (name: string) => perCoreOf(results[name]!) / perCoreOf(results[BARE_HTTP]!);
-        const answeredOfHttp = (name: string) => rpsOf(results[name]!) / rpsOf(results[BARE_HTTP]!);
         targets.push(
           {
             name: 'PostgreSQL many-integrators mix, one process / limit',
-            value: `${fmtPercent(ofLimit('PostgreSQL, one process'))} per core of the server (answered ${fmtPercent(answeredOfLimit('PostgreSQL, one process'))})`,
+            value: mixShare('PostgreSQL, one process', 'server'),
             goal: `≥ ${MIX_ONE_PROCESS_SHARE * 100} %`,
-            met: ofLimit('PostgreSQL, one process') >= MIX_ONE_PROCESS_SHARE,
+            met: perCoreShare('PostgreSQL, one process') >= MIX_ONE_PROCESS_SHARE,
           },
           {
             name: 'PostgreSQL many-integrators mix, two processes / limit',
-            value: `${fmtPercent(ofLimit('PostgreSQL, two processes'))} per core of the servers (answered ${fmtPercent(answeredOfLimit('PostgreSQL, two processes'))})`,
+            value: mixShare('PostgreSQL, two processes', 'servers'),
             goal: 'report',
             met: null,
           },
           {
             name: 'PostgreSQL many-integrators mix, one process / bare node:http',
-            value: `${fmtPercent(ofHttp('PostgreSQL, one process'))} per core of the server (answered ${fmtPercent(answeredOfHttp('PostgreSQL, one process'))})`,
+            value: mixShare('PostgreSQL, one process', 'server', BARE_HTTP),
             goal: 'report',
             met: null,
           },
@@ -234,7 +236,7 @@ export async function postgres(ctx: Context): Promise<Section> {
         for (const name of ['PostgreSQL, one process', 'PostgreSQL, two processes']) {
           targets.push({
             name: `${caption}: ${name} / limit, req/s per core of the server (answered req/s)`,
-            value: `${fmtPercent(ofLimit(name))} (${fmtPercent(answeredOfLimit(name))})`,
+            value: `${fmtPercent(perCoreShare(name))} (${fmtPercent(answeredShare(name))})`,
             goal: 'report',
             met: null,
           });
