@@ -34,6 +34,13 @@ export {
 
 export type ValidationProblem = { where: string; message: string };
 
+/** How long the sandbox waits for a webhook receiver's answer to one delivery, as the sandbox document states it. */
+export function webhookDeliveryTimeoutMs(): number {
+  const seconds = loadBundle('sandbox')['x-webhook-delivery-timeout-seconds'];
+  if (typeof seconds !== 'number' || !(seconds > 0)) throw new Error('the sandbox document states no x-webhook-delivery-timeout-seconds');
+  return seconds * 1000;
+}
+
 function describeErrors(where: string, errors: ErrorObject[] | null | undefined): ValidationProblem[] {
   return (errors ?? []).map((error) => ({
     where,

@@ -100,6 +100,12 @@ export function programOf(): Command {
         .env('AGGREGATION_CONTRACT_CACHE')
         .default(defaultCacheDir(), '$XDG_CACHE_HOME/aggregation-contract-tests or ~/.cache/aggregation-contract-tests'),
     )
+    .addHelpText(
+      'after',
+      '\nThe apps that call the API:\n' +
+        '  aggregation-contract-tests consumer [options] -- <command...>   your command against a checked API, with fault rounds (consumer --help)\n' +
+        '  aggregation-contract-tests webhooks --url <receiver> --secret <whsec_...>   checks your webhook receiver (webhooks --help)',
+    )
     .version(process.env.npm_package_version ?? '0.1.0', '--version')
     .allowExcessArguments(false)
     .showHelpAfterError(true)

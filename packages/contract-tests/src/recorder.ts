@@ -19,9 +19,35 @@ export type Exchange = {
   responseHeaders: Record<string, string>;
   /** The answer's body when it is an error (status 400 or more), at most `errorBodyLimit` characters. */
   errorBody?: string;
+  /** When the request arrived and when its answer was written (or its connection closed), in ms on one monotonic clock. */
+  receivedAt: number;
+  answeredAt?: number;
+  /** Which client connection it came on (requests on one keep-alive connection were sent one after the other). */
+  connection: number;
+  /** The answer was made here instead of by the server (a fault round): what made it. */
+  injected?: string;
+  /** The server answered, but the connection was closed before the answer reached the client (a fault round). */
+  lost?: boolean;
+  /** The server's answer body, kept for answers that were lost (the client never saw it). */
+  lostBody?: string;
+};
+
+/** What the recorder's owner may do with a request before it goes on: answer it here, or lose the server's answer. */
+export type Interception =
+  | { answer: { status: number; headers: Record<string, string>; body: string }; by: string }
+  | { loseAnswer: (status: number) => boolean; by: string };
+
+export type RecorderOptions = {
+  /** Decides, per request, whether the server answers it (undefined), this answer does, or the answer is lost. */
+  intercept?: (exchange: Exchange) => Interception | undefined;
+  /** Called with each exchange once its answer was written or lost. */
+  onAnswered?: (exchange: Exchange) => void;
 };
 
 export type Recorder = { url: string; exchanges: Exchange[]; close(): Promise<void> };
+
+/** Milliseconds on a monotonic clock, comparable across exchanges. */
+export const monotonicNow = (): number => performance.timeOrigin + performance.now();
 
 /** Headers that belong to one connection, not to the request or answer they travel with. */
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-length']);
@@ -50,8 +76,10 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startRecorder(upstream: string): Promise<Recorder> {
+export async function startRecorder(upstream: string, options: RecorderOptions = {}): Promise<Recorder> {
   const exchanges: Exchange[] = [];
+  const connections = new WeakMap<object, number>();
+  let nextConnection = 0;
   const base = new URL(upstream.replace(/\/+$/, ''));
   const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
   const agent = new (base.protocol === 'https:' ? HttpsAgent : HttpAgent)({ keepAlive: true });
@@ -70,7 +98,23 @@ export async function startRecorder(upstream: string): Promise<Recorder> {
       requestBody: body.toString('utf8'),
       status: 0,
       responseHeaders: {},
+      receivedAt: monotonicNow(),
+      connection: connectionOf(request.socket),
     };
+    const answered = () => {
+      exchange.answeredAt = monotonicNow();
+      options.onAnswered?.(exchange);
+    };
+    const interception = options.intercept?.(exchange);
+    if (interception && 'answer' in interception) {
+      exchange.injected = interception.by;
+      exchange.status = interception.answer.status;
+      exchange.responseHeaders = { ...interception.answer.headers, 'content-length': String(Buffer.byteLength(interception.answer.body)) };
+      if (exchange.status >= 400) exchange.errorBody = interception.answer.body.slice(0, errorBodyLimit);
+      exchanges.push(exchange);
+      response.writeHead(exchange.status, exchange.responseHeaders).end(interception.answer.body, answered);
+      return;
+    }
     // node:http rather than fetch: any method (TRACE too) and the body as the server sent it, encoding and all.
     const attempt = (retry: boolean) => {
       const upstreamRequest = send({
@@ -87,12 +131,28 @@ export async function startRecorder(upstream: string): Promise<Recorder> {
         // again on a new one (Node's advice for `reusedSocket`).
         if (retry && upstreamRequest.reusedSocket && error.code === 'ECONNRESET') return attempt(false);
         if (response.headersSent) return void response.destroy();
-        response.writeHead(502, { 'content-type': 'text/plain' }).end(`the contract tests' recorder could not reach ${base.origin}: ${error.message}`);
+        response
+          .writeHead(502, { 'content-type': 'text/plain' })
+          .end(`the contract tests' recorder could not reach ${base.origin}: ${error.message}`, answered);
       });
       upstreamRequest.on('response', (answer) => {
         exchange.status = answer.statusCode ?? 0;
         exchange.responseHeaders = headersOf(answer.headers);
         exchanges.push(exchange);
+        if (interception && 'loseAnswer' in interception && interception.loseAnswer(exchange.status)) {
+          // The server did its work; the client never hears of it: read the answer whole, then close the connection.
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            exchange.lost = true;
+            exchange.injected = interception.by;
+            exchange.lostBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, errorBodyLimit);
+            response.socket?.destroy();
+            answered();
+          });
+          return;
+        }
+        response.on('finish', answered);
         const passed = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !hopByHop.has(name) || name === 'content-length'));
         response.writeHead(exchange.status, passed as Record<string, string | string[]>);
         if (exchange.status >= 400) {
@@ -109,6 +169,15 @@ export async function startRecorder(upstream: string): Promise<Recorder> {
     };
     attempt(true);
   }
+
+  const connectionOf = (socket: object): number => {
+    let id = connections.get(socket);
+    if (id === undefined) {
+      id = ++nextConnection;
+      connections.set(socket, id);
+    }
+    return id;
+  };
 
   const server = createServer((request, response) => {
     forward(request, response).catch((error: Error) => {

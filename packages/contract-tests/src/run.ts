@@ -1,7 +1,7 @@
 // One run of the contract tests: the server (given or started here), the recorder in front of it, the run's own
 // sandbox application, the chosen suites side by side, then the errors check over the whole traffic, the coverage
 // and the reports (junit.xml, summary.md, report.json) in the report directory.
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { CURRENT_VERSION } from '@aggregation/openapi/versions';
 import { runArazzoSuite } from './arazzo.ts';
@@ -11,10 +11,10 @@ import { runProxySuite } from './proxy.ts';
 import { ensureEnv, findPython, type Python, packageDir } from './python.ts';
 import { type Recorder, startRecorder } from './recorder.ts';
 import { Collector } from './report/collect.ts';
-import { junitXml } from './report/junit.ts';
 import { coverageLine, suiteTimes, summaryMarkdown } from './report/summary.ts';
 import { failureText } from './report/text.ts';
 import { type ContractReport, SUITES, type SuiteId, type Testsuite } from './report/types.ts';
+import { writeReports } from './report/write.ts';
 import { runSchemathesisSuite } from './schemathesis.ts';
 import type { RunOptions, SuiteContext, SuiteOutcome } from './suite.ts';
 import { externalServer, openSandbox, type Sandbox, type Server, SetupError, startLocalServer } from './target.ts';
@@ -60,7 +60,7 @@ async function schemathesisPython(found: Python | undefined, options: RunOptions
   }
 }
 
-const toolVersion = async () => (JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
+export const toolVersion = async () => (JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
 
 export type RunResult = { report: ContractReport; exitCode: 0 | 1 | 2 };
 
@@ -172,18 +172,9 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
     coverage,
     rawOutputs: [...outcomes.values()].flatMap((o) => o.rawOutputs).sort(),
   };
-  await writeReports(report, reportDir);
+  await writeReports(report, summaryMarkdown(report), reportDir);
   printReport(report, reportDir, log);
   return { report, exitCode };
-}
-
-async function writeReports(report: ContractReport, dir: string): Promise<void> {
-  const summary = summaryMarkdown(report);
-  await writeFile(join(dir, 'junit.xml'), junitXml(report));
-  await writeFile(join(dir, 'summary.md'), summary);
-  await writeFile(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  // GitHub Actions shows this file on the run's page.
-  if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, summary);
 }
 
 function printReport(report: ContractReport, reportDir: string, log: (line: string) => void): void {

@@ -104,7 +104,7 @@ export async function enrollSandboxUser(baseUrl: string, username: string, appli
 }
 
 /** The sandbox the run works in: an application of its own, or the given token's. */
-export async function openSandbox(baseUrl: string, token: string | undefined): Promise<Sandbox> {
+export async function openSandbox(baseUrl: string, token: string | undefined, application: { default_version?: string } = {}): Promise<Sandbox> {
   if (token) {
     return {
       mode: 'token',
@@ -114,7 +114,7 @@ export async function openSandbox(baseUrl: string, token: string | undefined): P
       close: async () => {},
     };
   }
-  const created = await post(`${baseUrl}/sandbox/applications`, {}, undefined);
+  const created = await post(`${baseUrl}/sandbox/applications`, application, undefined);
   if (created.status !== 201) {
     const text = (await created.text()).slice(0, 300);
     throw new SetupError(

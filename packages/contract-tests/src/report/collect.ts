@@ -1,6 +1,6 @@
 // Gathers a suite's testcases as its checks run: one testcase per document, operation and check, whatever the number
 // of requests or cases behind it. A testcase fails when any of its cases failed; it keeps the first few failures.
-import type { Failure, SuiteId, Testcase, Testsuite } from './types.ts';
+import type { Failure, Testcase, Testsuite } from './types.ts';
 
 /** Failures kept per testcase: enough to reproduce, few enough to read. */
 const KEPT_FAILURES = 3;
@@ -10,9 +10,9 @@ export type CheckKey = { document: string; operation?: string | null; check: str
 export class Collector {
   private readonly suites = new Map<string, Testsuite>();
 
-  readonly suite: SuiteId;
+  readonly suite: Testsuite['suite'];
 
-  constructor(suite: SuiteId) {
+  constructor(suite: Testsuite['suite']) {
     this.suite = suite;
   }
 

@@ -2,7 +2,7 @@
 // request, an excerpt of the answer, a curl line and the seed. Written with fast-xml-parser's builder.
 import { XMLBuilder } from 'fast-xml-parser';
 import { failureText, xmlSafe } from './text.ts';
-import type { ContractReport, Testcase, Testsuite } from './types.ts';
+import type { ReportCore, Testcase, Testsuite } from './types.ts';
 
 type Node = Record<string, unknown>;
 
@@ -13,7 +13,7 @@ function testcaseNode(testsuite: Testsuite, testcase: Testcase): Node {
   if (testcase.status === 'failed') {
     node.failure = testcase.failures.map((failure) => ({
       '@_message': xmlSafe(failure.message.split('\n')[0]!.slice(0, 300)),
-      '@_type': testcase.check,
+      '@_type': failure.kind ?? testcase.check,
       '#text': xmlSafe(failureText(failure)),
     }));
   } else if (testcase.status === 'skipped') {
@@ -38,7 +38,7 @@ function testsuiteNode(testsuite: Testsuite, extra: Node = {}): Node {
 }
 
 /** The report as JUnit XML; a tool that could not run is an `<error>` testcase of its suite. */
-export function junitXml(report: ContractReport): string {
+export function junitXml(report: ReportCore): string {
   const suites = report.testsuites.map((testsuite) =>
     testsuiteNode(testsuite, { properties: { property: [{ '@_name': 'document', '@_value': testsuite.document }] } }),
   );

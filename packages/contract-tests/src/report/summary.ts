@@ -1,18 +1,18 @@
 // summary.md: what a CI page shows, a table per suite (and the coverage), then each failure with its reproduction.
 import { failureText } from './text.ts';
-import type { ContractReport, Testsuite } from './types.ts';
+import type { ContractReport, DocumentCoverage, ReportCore, Testsuite } from './types.ts';
 
-const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
-const percent = (value: number) => `${value.toFixed(1)} %`;
+export const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+export const percent = (value: number) => `${value.toFixed(1)} %`;
 
-export function coverageLine(c: ContractReport['coverage'][number]): string {
+export function coverageLine(c: DocumentCoverage): string {
   return (
     `${c.document}: ${c.operations.called} of ${c.operations.total} operations called, ` +
     `${c.responses.observed} of ${c.responses.total} documented responses observed (${percent(c.responses.percent)})`
   );
 }
 
-function suiteTable(testsuites: Testsuite[]): string[] {
+export function suiteTable(testsuites: Testsuite[]): string[] {
   const lines = ['| document | testcases | passed | failed | skipped | what was checked |', '|---|---:|---:|---:|---:|---|'];
   for (const s of testsuites) {
     const by = (status: string) => s.testcases.filter((t) => t.status === status).length;
@@ -47,6 +47,13 @@ export function summaryMarkdown(report: ContractReport): string {
   ];
   if (report.options.minCoverage !== null)
     lines.push('', `Minimum: ${percent(report.options.minCoverage)} of the documented responses of each document tested.`);
+  lines.push(...suiteSections(report));
+  return `${lines.join('\n')}\n`;
+}
+
+/** A table per suite, then every failure with its reproduction, what could not run and what was skipped. */
+export function suiteSections(report: ReportCore): string[] {
+  const lines: string[] = [];
   const suites = [...new Set(report.testsuites.map((s) => s.suite))];
   for (const suite of suites) lines.push('', `## ${suite}`, '', ...suiteTable(report.testsuites.filter((s) => s.suite === suite)));
   const failed = report.testsuites.flatMap((s) => s.testcases.filter((t) => t.status === 'failed').map((t) => ({ s, t })));
@@ -58,5 +65,5 @@ export function summaryMarkdown(report: ContractReport): string {
   }
   if (report.errors.length) lines.push('', '## Could not run', '', ...report.errors.map((e) => `- ${e.suite}: ${cell(e.message.split('\n')[0]!)}`));
   if (report.skipped.length) lines.push('', '## Skipped', '', ...report.skipped.map((s) => `- ${s.suite}: ${cell(s.reason)}`));
-  return `${lines.join('\n')}\n`;
+  return lines;
 }

@@ -2,6 +2,7 @@
 // signed with the application's current secrets, and sent through the fetch that refuses the
 // targets the policy refuses (checked again after DNS).
 import type { LookupFunction } from 'node:net';
+import { webhookDeliveryTimeoutMs } from '@aggregation/openapi/contract';
 import { applicationById, versionOf } from '../domain/applications.ts';
 import type { Deps } from '../domain/context.ts';
 import type { EventType } from '../domain/events.ts';
@@ -15,7 +16,7 @@ export interface WebhookOptions {
   /** Start delivering at once (default true). */
   autostart?: boolean;
   retry?: Partial<RetryPolicy>;
-  /** Per attempt (default 10 s). */
+  /** Per attempt (default: the sandbox document's `x-webhook-delivery-timeout-seconds`). */
   timeoutMs?: number;
   /** Longest sleep between outbox checks (default 1 s). */
   pollMs?: number;
@@ -56,7 +57,7 @@ export function webhookDeliveries(
     render,
     secrets: (applicationId) => signingSecrets(deps, applicationId),
     retry: { ...defaultRetry, ...options.retry },
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs: options.timeoutMs ?? webhookDeliveryTimeoutMs(),
     pollMs: options.pollMs ?? 1_000,
     concurrency: options.concurrency ?? 4,
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
