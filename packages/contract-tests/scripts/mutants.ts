@@ -8,15 +8,15 @@
 //   --only <names>  some of the mutants, comma-separated
 //   --jobs <n>      runs at a time (default 2)
 //   --all-suites    every mutant against every suite of --quick (slower), not only those named to catch it
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { XMLParser } from 'fast-xml-parser';
 import pMap from 'p-map';
 import { startLocalServer } from '../src/target.ts';
 import { type Mutant, mutants, unbroken } from './mutants/breaks.ts';
+import { runBin } from './mutants/bin.ts';
+import { failedTestcases } from './mutants/junit.ts';
 import { startBrokenServer } from './mutants/proxy.ts';
 
 const options = new Command('test:mutants')
@@ -29,27 +29,9 @@ const options = new Command('test:mutants')
 
 const chosen = options.only ? mutants.filter((m) => options.only!.split(',').includes(m.name)) : mutants;
 
-/** The failed testcases of a junit.xml, as `<testsuite>: <testcase>`. */
-async function failedTestcases(file: string): Promise<string[]> {
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testsuite' || name === 'testcase' });
-  const xml = parser.parse(await readFile(file, 'utf8')) as {
-    testsuites: { testsuite?: { name: string; testcase?: { name: string; failure?: unknown }[] }[] };
-  };
-  return (xml.testsuites.testsuite ?? []).flatMap((suite) =>
-    (suite.testcase ?? []).filter((t) => t.failure !== undefined).map((t) => `${suite.name}: ${t.name}`),
-  );
-}
-
 type Outcome = { mutant: Mutant; exitCode: number; caughtBy: string[]; failed: string[]; seconds: number; output: string };
 
-function runCommand(args: string[]): Promise<{ code: number; output: string }> {
-  const [file, rest] = options.bin.endsWith('.js') || options.bin.endsWith('.ts') ? [process.execPath, [options.bin, ...args]] : [options.bin, args];
-  return new Promise((resolve) => {
-    execFile(file, rest, { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
-    });
-  });
-}
+const runCommand = (args: string[]) => runBin(options.bin, args);
 
 const server = await startLocalServer();
 const reports = await mkdtemp(join(tmpdir(), 'contract-mutants-'));

@@ -163,7 +163,7 @@ export function judgeRequest(exchange: Exchange): JudgedRequest {
       rule: REQUEST_RULES.operation,
       message: allowed.length
         ? `${exchange.method} is not documented for ${exchange.path} (documented: ${allowed.join(', ')})`
-        : `${exchange.method} ${exchange.path}: no such path in the description (${document})`,
+        : `no such path in the description (${document})`,
     });
     return { document, operation: null, operationId: null, problems };
   }

@@ -59,15 +59,23 @@ function judgeRequests(rounds: RoundRecord[]): Testsuite[] {
   for (const { run, exchanges } of rounds) {
     for (const exchange of exchanges) {
       const judged = judgeRequest(exchange);
-      const operation = judged.operation ?? `${exchange.method} ${exchange.path} (not in the description)`;
+      const operation = judged.operation ?? `${exchange.method} ${pathShape(exchange.path)} (not in the description)`;
       const key = { document: judged.document, operation, check: judged.operation ? 'requests keep the description' : 'undocumented request' };
       if (!judged.problems.length) collector.record(key);
       for (const problem of judged.problems)
         collector.record(key, failureOf(exchange, `${run.round} run: ${exchange.method} ${exchange.path}: ${problem.message}`, problem.rule, problem.rule));
     }
   }
-  return collector.testsuites().map((s) => ({ ...s, name: `requests ${s.document}` }));
+  // One testcase per operation, named by it alone.
+  return collector.testsuites().map((s) => ({ ...s, name: `requests ${s.document}`, testcases: s.testcases.map((t) => ({ ...t, name: t.operation ?? t.name })) }));
 }
+
+/** A path with the segments that look like ids (`acc_...`, numbers) written `{id}`: one testcase for every account's. */
+const pathShape = (path: string) =>
+  path
+    .split('/')
+    .map((segment) => (/^[a-z]+_[A-Za-z0-9]+$|^\d+$/.test(segment) ? '{id}' : segment))
+    .join('/');
 
 function judgeRounds(rounds: RoundRecord[], options: ConsumerOptions): { testsuites: Testsuite[]; defects: Defect[] } {
   const collector = new Collector('faults');
