@@ -91,7 +91,8 @@ try {
   if (accounts.status !== 200) throw new Error(`GET /accounts answered ${accounts.status}`);
   const synced = [];
   for (const account of accounts.data) synced.push(await syncAccount(account));
-  for (const a of synced) console.log(`app: ${a.id} ${a.closed ? 'closed' : `${a.subtype}, ledger ${a.ledger}, ${a.transactions} recent transactions`}`);
+  for (const a of synced)
+    console.log(`app: ${a.id} ${a.closed ? 'closed' : `${a.subtype}, ledger ${a.ledger}, ${a.transactions} recent transactions`}`);
   const payer = synced.find((a) => !a.closed && a.links?.payments);
   if (payer) await pay(payer);
   else console.log('app: no open account can send payments');

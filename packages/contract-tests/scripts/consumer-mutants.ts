@@ -59,7 +59,11 @@ async function copyOf(mutant: ConsumerMutant): Promise<string> {
 
 /** Starts a receiver copy on a free port; resolves with its URL and a way to stop it. */
 async function serveReceiver(dir: string, secret: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['receiver.js'], { cwd: dir, env: { ...process.env, PORT: '0', AGGREGATION_WEBHOOK_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['receiver.js'], {
+    cwd: dir,
+    env: { ...process.env, PORT: '0', AGGREGATION_WEBHOOK_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
     const url = /listening on (\S+)/.exec(line)?.[1];
@@ -97,9 +101,24 @@ async function check(mutant: ConsumerMutant): Promise<Outcome> {
     result = await runBin(options.bin, ['consumer', ...faults, '--report-dir', reportDir, '--', process.execPath, join(dir, 'app.js')]);
   }
   const failed = await failedTestcases(join(reportDir, 'junit.xml'), true).catch(() => []);
-  const outcome = { mutant, code: result.code, failed, caughtBy: failed.filter((f) => mutant.caughtBy.test(f)), seconds: (Date.now() - begun) / 1000, output: result.output };
-  const verdict = unbroken.includes(mutant) ? (result.code === 0 ? 'passes' : 'FAILS') : result.code === 1 && outcome.caughtBy.length ? 'caught' : 'NOT CAUGHT';
-  console.log(`${mutant.name.padEnd(26)} exit ${result.code}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}`);
+  const outcome = {
+    mutant,
+    code: result.code,
+    failed,
+    caughtBy: failed.filter((f) => mutant.caughtBy.test(f)),
+    seconds: (Date.now() - begun) / 1000,
+    output: result.output,
+  };
+  const verdict = unbroken.includes(mutant)
+    ? result.code === 0
+      ? 'passes'
+      : 'FAILS'
+    : result.code === 1 && outcome.caughtBy.length
+      ? 'caught'
+      : 'NOT CAUGHT';
+  console.log(
+    `${mutant.name.padEnd(26)} exit ${result.code}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}`,
+  );
   return outcome;
 }
 
@@ -114,8 +133,16 @@ try {
 const caught = outcomes.filter((o) => !unbroken.includes(o.mutant) && o.code === 1 && o.caughtBy.length > 0);
 const bad = outcomes.filter((o) => (unbroken.includes(o.mutant) ? o.code !== 0 : !caught.includes(o)));
 for (const o of bad) {
-  console.log(`\n${o.mutant.name} (${o.mutant.what}): exit ${o.code}; expected ${unbroken.includes(o.mutant) ? 'exit 0' : `a failed testcase matching ${o.mutant.caughtBy}`}; failed: ${o.failed.slice(0, 10).join('; ') || 'none'}`);
-  console.log(o.output.split('\n').filter((line) => !line.startsWith('app:')).slice(0, 40).join('\n'));
+  console.log(
+    `\n${o.mutant.name} (${o.mutant.what}): exit ${o.code}; expected ${unbroken.includes(o.mutant) ? 'exit 0' : `a failed testcase matching ${o.mutant.caughtBy}`}; failed: ${o.failed.slice(0, 10).join('; ') || 'none'}`,
+  );
+  console.log(
+    o.output
+      .split('\n')
+      .filter((line) => !line.startsWith('app:'))
+      .slice(0, 40)
+      .join('\n'),
+  );
 }
 console.log(
   `\nmutation score: ${caught.length} of ${chosen.length} broken copies caught (${((100 * caught.length) / chosen.length).toFixed(0)} %); ` +

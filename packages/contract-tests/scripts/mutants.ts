@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import pMap from 'p-map';
 import { startLocalServer } from '../src/target.ts';
-import { type Mutant, mutants, unbroken } from './mutants/breaks.ts';
 import { runBin } from './mutants/bin.ts';
+import { type Mutant, mutants, unbroken } from './mutants/breaks.ts';
 import { failedTestcases } from './mutants/junit.ts';
 import { startBrokenServer } from './mutants/proxy.ts';
 

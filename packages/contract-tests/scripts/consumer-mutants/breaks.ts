@@ -37,7 +37,7 @@ export const consumerMutants: ConsumerMutant[] = [
     name: 'new-key-after-502',
     what: 'a payment is retried after a 5xx with a new Idempotency-Key',
     file: 'app.js',
-    replace: [["      await sleep(Number.isFinite(retryAfter)", `${retryWithNewKey}      await sleep(Number.isFinite(retryAfter)`]],
+    replace: [['      await sleep(Number.isFinite(retryAfter)', `${retryWithNewKey}      await sleep(Number.isFinite(retryAfter)`]],
     faults: ['server-error'],
     caughtBy: /^fault rounds: server-error \[payment retried with another Idempotency-Key\]/,
   },
@@ -53,7 +53,12 @@ export const consumerMutants: ConsumerMutant[] = [
     name: 'new-key-after-lost-answer',
     what: 'a payment whose answer was lost is sent again with a new Idempotency-Key (two payments)',
     file: 'app.js',
-    replace: [['      await sleep(backoff);\n      continue;\n    }\n    const status', `${retryWithNewKey}      await sleep(backoff);\n      continue;\n    }\n    const status`]],
+    replace: [
+      [
+        '      await sleep(backoff);\n      continue;\n    }\n    const status',
+        `${retryWithNewKey}      await sleep(backoff);\n      continue;\n    }\n    const status`,
+      ],
+    ],
     faults: ['lost-answer'],
     caughtBy: /^fault rounds: lost-answer \[double payment\]/,
   },
@@ -69,7 +74,8 @@ export const consumerMutants: ConsumerMutant[] = [
     name: 'undocumented-path',
     what: 'the sync reads a path the description does not have',
     file: 'app.js',
-    replace: [['  const balances = await request', '  await request(\'GET\', `${path}/statements`);\n  const balances = await request']],
+    // The copy's own template literal, written here as text.
+    replace: [['  const balances = await request', "  await request('GET', path + '/statements');\n  const balances = await request"]],
     faults: [],
     caughtBy: /^requests 2020-10-12: GET \/accounts\/\{id\}\/statements \(not in the description\) \[documented operation\]/,
   },
@@ -93,7 +99,12 @@ export const consumerMutants: ConsumerMutant[] = [
     name: 'receiver-accepts-stale',
     what: 'the receiver accepts events signed a day ago',
     file: 'receiver.js',
-    replace: [["verifyWebhook(raw, req.headers['service-signature'], secrets)", "verifyWebhook(raw, req.headers['service-signature'], secrets, { toleranceSeconds: 86_400 })"]],
+    replace: [
+      [
+        "verifyWebhook(raw, req.headers['service-signature'], secrets)",
+        "verifyWebhook(raw, req.headers['service-signature'], secrets, { toleranceSeconds: 86_400 })",
+      ],
+    ],
     faults: [],
     caughtBy: /^receiver .*: [a-z._]+ · stale timestamp \[/,
   },

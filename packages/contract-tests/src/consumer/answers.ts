@@ -1,7 +1,7 @@
 // The answers a fault round sends in place of the API's: each is one the description documents for the operation,
 // built from its response definition (status, headers, a documented example as the body) and validated against the
 // description before it is sent, so that a round never tests the command against an answer the API cannot give.
-import { deref, type DocumentName, type JsonObject } from '@aggregation/openapi/contract';
+import { type DocumentName, deref, type JsonObject } from '@aggregation/openapi/contract';
 import { validatorOf } from '../coverage.ts';
 import { operationsById } from './requests.ts';
 

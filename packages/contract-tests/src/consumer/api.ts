@@ -81,7 +81,14 @@ async function rotatedSecrets(baseUrl: string, token: string, own: boolean): Pro
   return current ? { current, rotatedOut: before } : undefined;
 }
 
-function sandboxApi(server: Server, sandbox: Sandbox, kind: Api['kind'], version: DocumentName, firstToken: string, secrets: { current: string; rotatedOut: string }): Api {
+function sandboxApi(
+  server: Server,
+  sandbox: Sandbox,
+  kind: Api['kind'],
+  version: DocumentName,
+  firstToken: string,
+  secrets: { current: string; rotatedOut: string },
+): Api {
   const baseUrl = server.baseUrl;
   return {
     kind,
@@ -97,7 +104,8 @@ function sandboxApi(server: Server, sandbox: Sandbox, kind: Api['kind'], version
           ? {
               disconnect: async () => {
                 const answer = await call(baseUrl, token, 'POST', '/sandbox/enrollment/disconnect', { reason: DISCONNECT_REASON });
-                if (!answer.ok) throw new SetupError(`POST /sandbox/enrollment/disconnect answered ${answer.status}: ${(await answer.text()).slice(0, 200)}`);
+                if (!answer.ok)
+                  throw new SetupError(`POST /sandbox/enrollment/disconnect answered ${answer.status}: ${(await answer.text()).slice(0, 200)}`);
               },
             }
           : {}),
@@ -121,7 +129,9 @@ async function mockApi(version: DocumentName): Promise<Api> {
   try {
     mock = await import('@aggregation/mock');
   } catch (error) {
-    throw new SetupError(`neither @aggregation/server nor @aggregation/mock can start here (${(error as Error).message}): pass --upstream <url> of a running server`);
+    throw new SetupError(
+      `neither @aggregation/server nor @aggregation/mock can start here (${(error as Error).message}): pass --upstream <url> of a running server`,
+    );
   }
   const running = await mock.startMock({ version });
   const token = `test_token_${randomBytes(12).toString('hex')}`;
@@ -153,7 +163,10 @@ export async function openApi(options: ApiOptions): Promise<Api> {
   try {
     const sandbox = await openSandbox(server.baseUrl, options.token, { default_version: options.version });
     const first = await sandbox.token();
-    const secrets = (await rotatedSecrets(server.baseUrl, first, sandbox.mode === 'own-application')) ?? { current: newSecret(), rotatedOut: newSecret() };
+    const secrets = (await rotatedSecrets(server.baseUrl, first, sandbox.mode === 'own-application')) ?? {
+      current: newSecret(),
+      rotatedOut: newSecret(),
+    };
     return sandboxApi(server, sandbox, options.upstream ? 'upstream' : 'sandbox', options.version, first, secrets);
   } catch (error) {
     await server.close();

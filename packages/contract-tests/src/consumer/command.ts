@@ -66,11 +66,12 @@ export async function runCommand(command: string[], env: Record<string, string>,
   handleInterrupts();
   const started = Date.now();
   const seconds = () => (Date.now() - started) / 1000;
-  const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env: { ...process.env, ...env }, detached: true });
-  const spawned = await Promise.race([
-    once(child, 'spawn').then(() => undefined),
-    once(child, 'error').then(([error]) => error as NodeJS.ErrnoException),
-  ]);
+  // The command's standard output goes to standard error, so that standard output holds the report, verdict first.
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['inherit', 2, 2], env: { ...process.env, ...env }, detached: true });
+  const spawned = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', (error: NodeJS.ErrnoException) => resolve(error));
+  });
   if (spawned) {
     const reason =
       spawned.code === 'ENOENT' ? 'not found' : spawned.code === 'EACCES' ? 'not executable (permission denied)' : spawned.message.split('\n')[0];

@@ -123,7 +123,9 @@ function rateLimit(): FaultPlan {
       return {
         defects,
         exchanges: injected,
-        notes: [`${injected.length} requests answered 429 (Retry-After: ${RATE_LIMIT_RETRY_AFTER}); ${waited} sent again after waiting, ${dropped} not sent again`],
+        notes: [
+          `${injected.length} requests answered 429 (Retry-After: ${RATE_LIMIT_RETRY_AFTER}); ${waited} sent again after waiting, ${dropped} not sent again`,
+        ],
       };
     },
   };
@@ -156,7 +158,11 @@ function serverError(context: PlanContext): FaultPlan {
       const streak = streaks.get(key);
       // A retry sent without waiting gets the same failure again, so that a command that retries at once and
       // without end shows it (the cap lets it through at last).
-      if (streak && streak.count <= MAX_RETRIES_WITHOUT_WAITING && exchange.receivedAt - (streak.last.answeredAt ?? streak.last.receivedAt) < NO_WAIT_MS) {
+      if (
+        streak &&
+        streak.count <= MAX_RETRIES_WITHOUT_WAITING &&
+        exchange.receivedAt - (streak.last.answeredAt ?? streak.last.receivedAt) < NO_WAIT_MS
+      ) {
         streak.count++;
         streak.last = exchange;
         return answerFor(exchange, at, status);
@@ -178,7 +184,9 @@ function serverError(context: PlanContext): FaultPlan {
           });
       }
       for (const fault of injected.filter(isPayment)) {
-        const retry = exchanges.find((e) => e.receivedAt > (fault.answeredAt ?? fault.receivedAt) && isPayment(e) && e.path === fault.path && e !== fault);
+        const retry = exchanges.find(
+          (e) => e.receivedAt > (fault.answeredAt ?? fault.receivedAt) && isPayment(e) && e.path === fault.path && e !== fault,
+        );
         if (!retry) continue;
         const key = fault.requestHeaders['idempotency-key'];
         const retryKey = retry.requestHeaders['idempotency-key'];
@@ -243,7 +251,8 @@ function lostAnswer(): FaultPlan {
       if (facts.paymentsBefore && facts.paymentsAfter) {
         const before = new Set(facts.paymentsBefore.map((p) => p.id));
         const made = facts.paymentsAfter.filter(
-          (p) => !before.has(p.id) && p.accountId === accountId && p.amount === intended.amount && p.memo === intended.memo && p.payee === intended.payee,
+          (p) =>
+            !before.has(p.id) && p.accountId === accountId && p.amount === intended.amount && p.memo === intended.memo && p.payee === intended.payee,
         );
         notes.push(`the API holds ${made.length} payments of ${intended.amount} to ${intended.payee} made in this round`);
         if (made.length > 1)
@@ -296,7 +305,11 @@ function gone(): FaultPlan {
             },
           ]
         : [];
-      return { defects, exchanges: [first, ...after.slice(0, 2)], notes: [`account ${account} answered 410; ${after.length} requests for it came afterwards`] };
+      return {
+        defects,
+        exchanges: [first, ...after.slice(0, 2)],
+        notes: [`account ${account} answered 410; ${after.length} requests for it came afterwards`],
+      };
     },
   };
 }

@@ -1,8 +1,9 @@
 // The options of `aggregation-contract-tests consumer [options] -- <command...>` and of `aggregation-contract-tests
 // webhooks`, parsed by commander: every option in --help, a bad value refused in one line with the usage (exit 2).
-import { Command, InvalidArgumentError, Option } from 'commander';
+
 import type { DocumentName } from '@aggregation/openapi/contract';
 import { CURRENT_VERSION, VERSIONS } from '@aggregation/openapi/versions';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { FAULT_ROUNDS, type FaultRound } from '../report/types.ts';
 import type { ConsumerOptions } from './run.ts';
 import type { WebhooksOptions } from './webhooks.ts';
@@ -28,7 +29,10 @@ function versionOf(value: string): DocumentName {
 }
 
 export function faultsOf(value: string): FaultRound[] {
-  const chosen = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const chosen = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (chosen.length === 1 && chosen[0] === 'all') return [...FAULT_ROUNDS];
   const unknown = chosen.filter((s) => !(FAULT_ROUNDS as readonly string[]).includes(s));
   if (unknown.length || !chosen.length) throw new InvalidArgumentError(`"all", or rounds from ${FAULT_ROUNDS.join(', ')}, comma-separated.`);
@@ -39,7 +43,8 @@ export function faultsOf(value: string): FaultRound[] {
 export function durationOf(value: string): number {
   const match = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(value.trim());
   const ms = match ? Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 's' | 'm' | 'h'] : Number.NaN;
-  if (!(ms > 0) || ms > 24 * 3_600_000) throw new InvalidArgumentError('a duration such as 90s, 10m or 1h (seconds when no unit is given), at most 24h.');
+  if (!(ms > 0) || ms > 24 * 3_600_000)
+    throw new InvalidArgumentError('a duration such as 90s, 10m or 1h (seconds when no unit is given), at most 24h.');
   return ms;
 }
 
@@ -65,7 +70,7 @@ export function consumerProgram(): Command {
   return program('aggregation-contract-tests consumer')
     .usage('[options] -- <command...>')
     .description(
-      "Runs your command (your tests, a script, your app) against a checked API: every request it sends is checked against the description and recorded; fault rounds answer documented failures and judge what it does next.\n" +
+      'Runs your command (your tests, a script, your app) against a checked API: every request it sends is checked against the description and recorded; fault rounds answer documented failures and judge what it does next.\n' +
         'The command gets AGGREGATION_BASE_URL, AGGREGATION_TOKEN and AGGREGATION_WEBHOOK_SECRET.\n' +
         'Exit codes: 0 the command passed and kept the contract; 1 a request broke the description, a fault round found a defect, the command failed, or coverage is under --min-coverage; 2 usage or setup.',
     )
@@ -75,11 +80,19 @@ export function consumerProgram(): Command {
     .addOption(new Option('--token <token>', 'with --upstream: the sandbox token the command gets (when the server has no sandbox control API)'))
     .addOption(new Option('--faults <rounds>', `fault rounds after the clean run: "all", or ${FAULT_ROUNDS.join(', ')}`).argParser(faultsOf))
     .addOption(new Option('--faults-must-pass', 'a command that fails in a fault round is a defect too'))
-    .addOption(new Option('--webhook-url <url>', "your receiver, which the command serves: it gets the sandbox's events and the receiver checks").argParser(urlOf))
+    .addOption(
+      new Option('--webhook-url <url>', "your receiver, which the command serves: it gets the sandbox's events and the receiver checks").argParser(
+        urlOf,
+      ),
+    )
     .addOption(new Option('--report-dir <dir>', 'where junit.xml, summary.md and report.json go').default('contract-reports/consumer'))
     .addOption(new Option('--min-coverage <percent>', "fail when the command used fewer of the version's operations").argParser(percentOf))
     .addOption(new Option('--seed <n>', "the seed of the fault rounds' choices (a run is reproduced by it)").default(DEFAULT_SEED).argParser(seedOf))
-    .addOption(new Option('--timeout <duration>', 'how long one run of the command may take; then its process group is ended').default(durationOf(DEFAULT_TIMEOUT), DEFAULT_TIMEOUT).argParser(durationOf));
+    .addOption(
+      new Option('--timeout <duration>', 'how long one run of the command may take; then its process group is ended')
+        .default(durationOf(DEFAULT_TIMEOUT), DEFAULT_TIMEOUT)
+        .argParser(durationOf),
+    );
 }
 
 export function consumerOptionsOf(command: Command): ConsumerOptions {
@@ -118,9 +131,18 @@ export function webhooksProgram(): Command {
         'Exit codes: 0 it accepted what is valid and refused the rest; 1 it did not; 2 usage or setup (such as nothing listening at --url).',
     )
     .addOption(new Option('--url <receiver>', 'your receiver, running').makeOptionMandatory().argParser(urlOf))
-    .addOption(new Option('--secret <whsec>', 'the signing secret your receiver checks with').env('AGGREGATION_WEBHOOK_SECRET').makeOptionMandatory().argParser(secretOf))
-    .addOption(new Option('--rotated-out-secret <whsec>', 'a secret your receiver used before and must no longer accept (default: one it never knew)').argParser(secretOf))
-    .addOption(new Option('--version <version>', "the API version whose events are sent").default(CURRENT_VERSION).argParser(versionOf))
+    .addOption(
+      new Option('--secret <whsec>', 'the signing secret your receiver checks with')
+        .env('AGGREGATION_WEBHOOK_SECRET')
+        .makeOptionMandatory()
+        .argParser(secretOf),
+    )
+    .addOption(
+      new Option('--rotated-out-secret <whsec>', 'a secret your receiver used before and must no longer accept (default: one it never knew)').argParser(
+        secretOf,
+      ),
+    )
+    .addOption(new Option('--version <version>', 'the API version whose events are sent').default(CURRENT_VERSION).argParser(versionOf))
     .addOption(new Option('--report-dir <dir>', 'where junit.xml, summary.md and report.json go').default('contract-reports/webhooks'));
 }
 

@@ -13,7 +13,14 @@ import { curlOf } from '../report/curl.ts';
 import type { Testsuite } from '../report/types.ts';
 
 /** The receiver checks, in the order they are sent; each is a testcase per event type. */
-export const RECEIVER_CHECKS = ['valid signature', 'forged signature', 'unsigned', 'stale timestamp', 'rotated-out secret', 'replayed event id'] as const;
+export const RECEIVER_CHECKS = [
+  'valid signature',
+  'forged signature',
+  'unsigned',
+  'stale timestamp',
+  'rotated-out secret',
+  'replayed event id',
+] as const;
 export type ReceiverCheck = (typeof RECEIVER_CHECKS)[number];
 
 /** How much older than the tolerance a stale event is signed. */
@@ -84,12 +91,28 @@ async function deliveriesOf(options: ReceiverOptions): Promise<Delivery[]> {
     const stale = JSON.stringify({ ...body, id: `${String(body.id)}_stale`, timestamp: new Date(staleAt * 1000).toISOString() });
     const forgedSource = JSON.stringify({ ...body, id: `${String(body.id)}_forged` });
     // The signature of one body on another: what an attacker who saw a signed event can send.
-    const forged = JSON.stringify({ ...body, id: `${String(body.id)}_forged`, payload: { ...(body.payload as JsonObject), enrollment_id: 'enr_forged' } });
+    const forged = JSON.stringify({
+      ...body,
+      id: `${String(body.id)}_forged`,
+      payload: { ...(body.payload as JsonObject), enrollment_id: 'enr_forged' },
+    });
     const rotated = JSON.stringify({ ...body, id: `${String(body.id)}_rotated` });
     const unsigned = JSON.stringify({ ...body, id: `${String(body.id)}_unsigned` });
     out.push(
-      { check: 'valid signature', type, body: valid, headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(valid, options.secret) }, expect: '2xx' },
-      { check: 'forged signature', type, body: forged, headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(forgedSource, options.secret) }, expect: 'refused' },
+      {
+        check: 'valid signature',
+        type,
+        body: valid,
+        headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(valid, options.secret) },
+        expect: '2xx',
+      },
+      {
+        check: 'forged signature',
+        type,
+        body: forged,
+        headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(forgedSource, options.secret) },
+        expect: 'refused',
+      },
       { check: 'unsigned', type, body: unsigned, headers: json, expect: 'refused' },
       {
         check: 'stale timestamp',
@@ -98,9 +121,21 @@ async function deliveriesOf(options: ReceiverOptions): Promise<Delivery[]> {
         headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(stale, options.secret, { timestamp: staleAt }) },
         expect: 'refused',
       },
-      { check: 'rotated-out secret', type, body: rotated, headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(rotated, options.rotatedOutSecret) }, expect: 'refused' },
+      {
+        check: 'rotated-out secret',
+        type,
+        body: rotated,
+        headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(rotated, options.rotatedOutSecret) },
+        expect: 'refused',
+      },
       // The same event again, freshly signed as a redelivery is: a receiver acknowledges it and does its work once.
-      { check: 'replayed event id', type, body: valid, headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(valid, options.secret) }, expect: '2xx' },
+      {
+        check: 'replayed event id',
+        type,
+        body: valid,
+        headers: { ...json, [SIGNATURE_HEADER]: await signWebhook(valid, options.secret) },
+        expect: '2xx',
+      },
     );
   }
   return out;
@@ -132,7 +167,13 @@ export async function checkReceiver(options: ReceiverOptions): Promise<ReceiverO
     let status: number | undefined;
     let failure: string | undefined;
     try {
-      const answer = await fetch(options.url, { method: 'POST', headers: delivery.headers, body: delivery.body, signal: AbortSignal.timeout(timeout), redirect: 'manual' });
+      const answer = await fetch(options.url, {
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+        signal: AbortSignal.timeout(timeout),
+        redirect: 'manual',
+      });
       status = answer.status;
       await answer.body?.cancel();
     } catch (error) {
@@ -162,6 +203,9 @@ export async function checkReceiver(options: ReceiverOptions): Promise<ReceiverO
     );
   }
   const testsuites = collector.testsuites().map((s) => ({ ...s, suite: 'receiver' as const, name: `receiver ${options.url}` }));
-  for (const s of testsuites) s.notes.push(`${deliveries.length} deliveries: ${RECEIVER_CHECKS.join(', ')}, for each of ${deliveries.length / RECEIVER_CHECKS.length} event types`);
+  for (const s of testsuites)
+    s.notes.push(
+      `${deliveries.length} deliveries: ${RECEIVER_CHECKS.join(', ')}, for each of ${deliveries.length / RECEIVER_CHECKS.length} event types`,
+    );
   return { testsuites, errors, sent: deliveries.length };
 }

@@ -65,7 +65,8 @@ function usageLines(report: ConsumerReport): string[] {
   const lines: string[] = [];
   for (const u of report.usage) {
     lines.push(`${u.document}: ${u.used} of ${u.total} operations used (${percent(u.percent)})`);
-    for (const o of u.operations) lines.push(`  ${o.operation}: ${o.requests} requests; answers met ${o.exercised.join(', ') || 'none'} of ${o.documented.join(', ')}`);
+    for (const o of u.operations)
+      lines.push(`  ${o.operation}: ${o.requests} requests; answers met ${o.exercised.join(', ') || 'none'} of ${o.documented.join(', ')}`);
   }
   return lines;
 }
@@ -74,20 +75,28 @@ export function consumerSummary(report: ConsumerReport): string {
   const lines = [`# ${report.verdict}`, ''];
   if (report.defects.length) {
     lines.push('## Defects', '', '| round | defect | what happened |', '|---|---|---|');
-    for (const d of report.defects) lines.push(`| ${d.round} | ${d.severity === 'double-payment' ? '**double payment**' : cell(d.kind)} | ${cell(d.message)} |`);
+    for (const d of report.defects)
+      lines.push(`| ${d.round} | ${d.severity === 'double-payment' ? '**double payment**' : cell(d.kind)} | ${cell(d.message)} |`);
     lines.push('');
   }
   if (report.runs.length) {
-    lines.push('## Runs of the command', '', `\`${cell(report.options.command.join(' '))}\` against the ${report.target.api} (${report.target.version}):`, '');
+    lines.push(
+      '## Runs of the command',
+      '',
+      `\`${cell(report.options.command.join(' '))}\` against the ${report.target.api} (${report.target.version}):`,
+      '',
+    );
     lines.push('| run | exit | requests | seconds |', '|---|---:|---:|---:|');
-    for (const r of report.runs) lines.push(`| ${r.round} | ${r.exitCode ?? r.signal ?? '-'}${r.error ? ` (${cell(r.error)})` : ''} | ${r.requests} | ${r.seconds.toFixed(1)} |`);
+    for (const r of report.runs)
+      lines.push(`| ${r.round} | ${r.exitCode ?? r.signal ?? '-'}${r.error ? ` (${cell(r.error)})` : ''} | ${r.requests} | ${r.seconds.toFixed(1)} |`);
     lines.push('');
   }
   if (report.usage.length) {
     lines.push('## Coverage', '', '| operation | requests | documented answers met |', '|---|---:|---|');
     for (const u of report.usage) {
       lines.push(`| **${u.document}: ${u.used} of ${u.total} operations used (${percent(u.percent)})** | | |`);
-      for (const o of u.operations) lines.push(`| \`${o.operation}\` | ${o.requests} | ${o.exercised.join(', ') || 'none'} of ${o.documented.join(', ')} |`);
+      for (const o of u.operations)
+        lines.push(`| \`${o.operation}\` | ${o.requests} | ${o.exercised.join(', ') || 'none'} of ${o.documented.join(', ')} |`);
     }
     if (report.options.minCoverage !== null) lines.push('', `Minimum: ${percent(report.options.minCoverage)} of the operations used.`);
   }
@@ -100,7 +109,9 @@ export function printConsumerReport(report: ConsumerReport, reportDir: string, p
   for (const d of report.defects) print(`  ${d.severity === 'double-payment' ? 'DOUBLE PAYMENT' : 'defect'} (${d.round}): ${d.kind}: ${d.message}`);
   for (const testsuite of report.testsuites) {
     const failed = testsuite.testcases.filter((t) => t.status === 'failed');
-    print(`[${failed.length ? 'FAIL' : 'ok'}] ${testsuite.name}: ${testsuite.testcases.length - failed.length} of ${testsuite.testcases.length} testcases passed`);
+    print(
+      `[${failed.length ? 'FAIL' : 'ok'}] ${testsuite.name}: ${testsuite.testcases.length - failed.length} of ${testsuite.testcases.length} testcases passed`,
+    );
     for (const note of testsuite.notes) print(`  ${note}`);
     for (const testcase of failed) {
       print(`  failed: ${testcase.name}`);

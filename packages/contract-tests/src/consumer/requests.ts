@@ -50,8 +50,7 @@ function typesOf(validator: ContractValidator, schema: JsonObject | undefined): 
     const resolved = deref(validator.doc, next);
     if (typeof resolved.type === 'string') types.add(resolved.type);
     if (Array.isArray(resolved.type)) for (const t of resolved.type) types.add(String(t));
-    for (const key of ['anyOf', 'oneOf', 'allOf'])
-      for (const branch of (resolved[key] as JsonObject[] | undefined) ?? []) pending.push(branch);
+    for (const key of ['anyOf', 'oneOf', 'allOf']) for (const branch of (resolved[key] as JsonObject[] | undefined) ?? []) pending.push(branch);
   }
   return types;
 }
@@ -151,7 +150,10 @@ export function judgeRequest(exchange: Exchange): JudgedRequest {
   const problems: RequestProblem[] = [];
   const asked = exchange.requestHeaders['service-version'];
   if (asked !== undefined && exchange.path !== '/sandbox' && !exchange.path.startsWith('/sandbox/') && !(VERSIONS as readonly string[]).includes(asked))
-    problems.push({ rule: REQUEST_RULES.version, message: `Service-Version ${JSON.stringify(asked)} is not a version of the API (known: ${VERSIONS.join(', ')})` });
+    problems.push({
+      rule: REQUEST_RULES.version,
+      message: `Service-Version ${JSON.stringify(asked)} is not a version of the API (known: ${VERSIONS.join(', ')})`,
+    });
   const document = documentOf(exchange);
   const validator = validatorOf(document);
   const matched = validator.match(exchange.method, exchange.path);
@@ -173,12 +175,16 @@ export function judgeRequest(exchange: Exchange): JudgedRequest {
   if (auth) problems.push({ rule: REQUEST_RULES.authentication, message: auth });
   if (operation.operationId === PAYMENT_OPERATION) {
     const key = exchange.requestHeaders['idempotency-key'];
-    if (!key?.trim()) problems.push({ rule: REQUEST_RULES.idempotencyKey, message: 'a payment was sent without an Idempotency-Key: a retry of it could pay twice' });
+    if (!key?.trim())
+      problems.push({ rule: REQUEST_RULES.idempotencyKey, message: 'a payment was sent without an Idempotency-Key: a retry of it could pay twice' });
     else {
       const keyParameter = operation.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
       if (keyParameter)
         for (const p of validator.validateAt(keyParameter.schemaPointer, key))
-          problems.push({ rule: REQUEST_RULES.idempotencyKey, message: `Idempotency-Key ${JSON.stringify(key)}: ${p.message.replace(/^\(root\) /, '')}` });
+          problems.push({
+            rule: REQUEST_RULES.idempotencyKey,
+            message: `Idempotency-Key ${JSON.stringify(key)}: ${p.message.replace(/^\(root\) /, '')}`,
+          });
     }
   }
   return { document, operation: `${operation.method.toUpperCase()} ${operation.path}`, operationId: operation.operationId, problems };

@@ -16,9 +16,9 @@ import { SetupError } from '../target.ts';
 import { type Api, openApi } from './api.ts';
 import { runCommand } from './command.ts';
 import { type FaultPlan, planOf, type RoundVerdict } from './faults.ts';
+import { checkReceiver, type ReceiverOutcome, waitUntilListening } from './receiver.ts';
 import { consumerSummary, printConsumerReport, usageOf, verdictOf } from './report.ts';
 import { judgeRequest } from './requests.ts';
-import { checkReceiver, type ReceiverOutcome, waitUntilListening } from './receiver.ts';
 
 export type ConsumerOptions = {
   command: string[];
@@ -39,7 +39,7 @@ export const REPORT_FILES = ['junit.xml', 'summary.md', 'report.json'];
 
 export type ConsumerResult = { report: ConsumerReport; exitCode: 0 | 1 | 2 };
 
-type RoundRecord = { run: CommandRun; exchanges: Exchange[]; plan?: FaultPlan; verdict?: RoundVerdict };
+export type RoundRecord = { run: CommandRun; exchanges: Exchange[]; plan?: FaultPlan; verdict?: RoundVerdict };
 
 const failureOf = (exchange: Exchange, message: string, kind: string, rule?: string) => {
   const request = { method: exchange.method, url: exchange.url, headers: exchange.requestHeaders, body: exchange.requestBody };
@@ -48,7 +48,11 @@ const failureOf = (exchange: Exchange, message: string, kind: string, rule?: str
     kind,
     ...(rule ? { rule } : {}),
     request,
-    response: { status: exchange.status, ...(exchange.responseHeaders['content-type'] ? { contentType: exchange.responseHeaders['content-type'] } : {}), excerpt: excerpt(exchange.errorBody ?? '') },
+    response: {
+      status: exchange.status,
+      ...(exchange.responseHeaders['content-type'] ? { contentType: exchange.responseHeaders['content-type'] } : {}),
+      excerpt: excerpt(exchange.errorBody ?? ''),
+    },
     curl: curlOf(request),
   };
 };
@@ -63,11 +67,16 @@ function judgeRequests(rounds: RoundRecord[]): Testsuite[] {
       const key = { document: judged.document, operation, check: judged.operation ? 'requests keep the description' : 'undocumented request' };
       if (!judged.problems.length) collector.record(key);
       for (const problem of judged.problems)
-        collector.record(key, failureOf(exchange, `${run.round} run: ${exchange.method} ${exchange.path}: ${problem.message}`, problem.rule, problem.rule));
+        collector.record(
+          key,
+          failureOf(exchange, `${run.round} run: ${exchange.method} ${exchange.path}: ${problem.message}`, problem.rule, problem.rule),
+        );
     }
   }
   // One testcase per operation, named by it alone.
-  return collector.testsuites().map((s) => ({ ...s, name: `requests ${s.document}`, testcases: s.testcases.map((t) => ({ ...t, name: t.operation ?? t.name })) }));
+  return collector
+    .testsuites()
+    .map((s) => ({ ...s, name: `requests ${s.document}`, testcases: s.testcases.map((t) => ({ ...t, name: t.operation ?? t.name })) }));
 }
 
 /** A path with the segments that look like ids (`acc_...`, numbers) written `{id}`: one testcase for every account's. */
@@ -77,7 +86,7 @@ const pathShape = (path: string) =>
     .map((segment) => (/^[a-z]+_[A-Za-z0-9]+$|^\d+$/.test(segment) ? '{id}' : segment))
     .join('/');
 
-function judgeRounds(rounds: RoundRecord[], options: ConsumerOptions): { testsuites: Testsuite[]; defects: Defect[] } {
+function judgeRounds(rounds: RoundRecord[], options: Pick<ConsumerOptions, 'faultsMustPass'>): { testsuites: Testsuite[]; defects: Defect[] } {
   const collector = new Collector('faults');
   const defects: Defect[] = [];
   for (const { run, plan, verdict } of rounds) {
@@ -87,7 +96,12 @@ function judgeRounds(rounds: RoundRecord[], options: ConsumerOptions): { testsui
     for (const defect of found) {
       defects.push({ round: plan.round, ...defect });
       const exchange = verdict.exchanges[0];
-      collector.record(key, exchange ? failureOf(exchange, `${defect.kind}: ${defect.message}`, defect.kind) : { message: `${defect.kind}: ${defect.message}`, kind: defect.kind });
+      collector.record(
+        key,
+        exchange
+          ? failureOf(exchange, `${defect.kind}: ${defect.message}`, defect.kind)
+          : { message: `${defect.kind}: ${defect.message}`, kind: defect.kind },
+      );
     }
     const commandPassed = run.exitCode === 0 && !run.error;
     if (!commandPassed && options.faultsMustPass) {
@@ -110,7 +124,11 @@ function judgeCommand(clean: RoundRecord | undefined): Testsuite[] {
   const key = { document: 'command', operation: null, check: 'the command passed (clean run)' };
   if (!clean) collector.skip(key, 'the command did not run');
   else if (clean.run.exitCode === 0 && !clean.run.error) collector.record(key);
-  else collector.record(key, { message: clean.run.error ?? `the command exited ${clean.run.exitCode ?? `on ${clean.run.signal}`}`, kind: 'command failed' });
+  else
+    collector.record(key, {
+      message: clean.run.error ?? `the command exited ${clean.run.exitCode ?? `on ${clean.run.signal}`}`,
+      kind: 'command failed',
+    });
   return collector.testsuites().map((s) => ({ ...s, name: 'command' }));
 }
 
@@ -127,7 +145,11 @@ export async function runConsumer(options: ConsumerOptions, log: (line: string) 
   let recorder: Recorder | undefined;
   let plan: FaultPlan | undefined;
   try {
-    api = await openApi({ version: options.version, ...(options.upstream ? { upstream: options.upstream } : {}), ...(options.token ? { token: options.token } : {}) });
+    api = await openApi({
+      version: options.version,
+      ...(options.upstream ? { upstream: options.upstream } : {}),
+      ...(options.token ? { token: options.token } : {}),
+    });
     recorder = await startRecorder(api.baseUrl, { intercept: (exchange): Interception | undefined => plan?.intercept(exchange) });
     if (options.webhookUrl) await api.sendEventsTo(options.webhookUrl);
     log(`consumer contract tests: ${api.kind} (${options.version}) behind the proxy ${recorder.url}; command: ${options.command.join(' ')}`);
@@ -187,16 +209,34 @@ export async function runConsumer(options: ConsumerOptions, log: (line: string) 
     await api?.close();
   }
 
+  const report = await consumerReportOf({ rounds, errors, receiver, options, api, started });
+  await writeReports(report, consumerSummary(report), reportDir);
+  printConsumerReport(report, reportDir, print);
+  return { report, exitCode: report.exitCode };
+}
+
+export type ReportInput = {
+  rounds: RoundRecord[];
+  errors: ConsumerReport['errors'];
+  receiver: ReceiverOutcome | undefined;
+  options: Omit<ConsumerOptions, 'reportDir'>;
+  api: Pick<Api, 'baseUrl' | 'kind'> | undefined;
+  started: number;
+  mode?: ConsumerReport['mode'];
+};
+
+/** The report of what the rounds recorded: requests, rounds, the command (when there is one), receiver, coverage. */
+export async function consumerReportOf({ rounds, errors, receiver, options, api, started, mode = 'consumer' }: ReportInput): Promise<ConsumerReport> {
   const exchanges = rounds.flatMap((r) => r.exchanges);
   const faults = judgeRounds(rounds, options);
   const testsuites: Testsuite[] = [
     ...(faults.defects.some((d) => d.severity === 'double-payment') ? faults.testsuites : []),
     ...judgeRequests(rounds),
-    ...judgeCommand(rounds.find((r) => r.run.round === 'clean')),
+    ...(options.command.length ? judgeCommand(rounds.find((r) => r.run.round === 'clean')) : []),
     ...(faults.defects.some((d) => d.severity === 'double-payment') ? [] : faults.testsuites),
     ...(receiver?.testsuites ?? []),
   ];
-  const usage = usageOf(exchanges, options.version);
+  const usage = mode === 'webhooks' ? [] : usageOf(exchanges, options.version);
   if (options.minCoverage !== null) {
     const gate = new Collector('coverage');
     const main = usage.find((u) => u.document === options.version);
@@ -205,7 +245,10 @@ export async function runConsumer(options: ConsumerOptions, log: (line: string) 
       { document: options.version, check: `coverage: at least ${options.minCoverage} % of the operations used` },
       percent >= options.minCoverage
         ? undefined
-        : { message: `${main?.used ?? 0} of ${main?.total ?? '?'} operations used (${percent.toFixed(1)} %), under --min-coverage ${options.minCoverage}`, kind: 'coverage' },
+        : {
+            message: `${main?.used ?? 0} of ${main?.total ?? '?'} operations used (${percent.toFixed(1)} %), under --min-coverage ${options.minCoverage}`,
+            kind: 'coverage',
+          },
     );
     testsuites.push(...gate.testsuites().map((s) => ({ ...s, name: `coverage ${s.document}` })));
   }
@@ -214,10 +257,15 @@ export async function runConsumer(options: ConsumerOptions, log: (line: string) 
   const exitCode: 0 | 1 | 2 = failed ? 1 : errors.length ? 2 : 0;
   const report: ConsumerReport = {
     schemaVersion: 1,
-    mode: 'consumer',
+    mode,
     verdict: '',
     tool: { name: '@aggregation/contract-tests', version: await toolVersion() },
-    target: { baseUrl: api?.baseUrl ?? '', api: api?.kind ?? 'none', version: options.version, ...(options.webhookUrl ? { receiver: options.webhookUrl } : {}) },
+    target: {
+      baseUrl: api?.baseUrl ?? '',
+      api: api?.kind ?? 'none',
+      version: options.version,
+      ...(options.webhookUrl ? { receiver: options.webhookUrl } : {}),
+    },
     startedAt: new Date(started).toISOString(),
     durationSeconds: (Date.now() - started) / 1000,
     options: {
@@ -230,7 +278,12 @@ export async function runConsumer(options: ConsumerOptions, log: (line: string) 
       webhookUrl: options.webhookUrl ?? null,
     },
     exitCode,
-    totals: { testcases: all.length, passed: all.filter((t) => t.status === 'passed').length, failed, skipped: all.filter((t) => t.status === 'skipped').length },
+    totals: {
+      testcases: all.length,
+      passed: all.filter((t) => t.status === 'passed').length,
+      failed,
+      skipped: all.filter((t) => t.status === 'skipped').length,
+    },
     testsuites,
     skipped: [],
     errors,
@@ -241,7 +294,5 @@ export async function runConsumer(options: ConsumerOptions, log: (line: string) 
     usage,
   };
   report.verdict = verdictOf(report);
-  await writeReports(report, consumerSummary(report), reportDir);
-  printConsumerReport(report, reportDir, print);
-  return { report, exitCode };
+  return report;
 }

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import type { DocumentName } from '@aggregation/openapi/contract';
 import type { ConsumerReport } from '../report/types.ts';
 import { writeReports } from '../report/write.ts';
-import { reportDirOf, toolVersion } from '../run.ts';
+import { reportDirOf } from '../run.ts';
 import { newSecret } from './api.ts';
 import { checkReceiver } from './receiver.ts';
-import { consumerSummary, printConsumerReport, verdictOf } from './report.ts';
-import { REPORT_FILES } from './run.ts';
+import { consumerSummary, printConsumerReport } from './report.ts';
+import { consumerReportOf, REPORT_FILES } from './run.ts';
 
 export type WebhooksOptions = { url: string; secret: string; rotatedOutSecret?: string; version: DocumentName; reportDir: string };
 
@@ -18,33 +18,31 @@ export async function runWebhooks(options: WebhooksOptions, print: (line: string
   const reportDir = reportDirOf(options.reportDir);
   await mkdir(reportDir, { recursive: true });
   await Promise.all(REPORT_FILES.map((name) => rm(join(reportDir, name), { force: true })));
-  const outcome = await checkReceiver({ url: options.url, secret: options.secret, rotatedOutSecret: options.rotatedOutSecret ?? newSecret(), version: options.version });
-  const listens = !outcome.errors.length;
-  // A receiver that does not listen is a setup problem, not a receiver that fails its checks.
-  const testsuites = listens ? outcome.testsuites : [];
-  const all = testsuites.flatMap((s) => s.testcases);
-  const failed = all.filter((t) => t.status === 'failed').length;
-  const report: ConsumerReport = {
-    schemaVersion: 1,
+  const outcome = await checkReceiver({
+    url: options.url,
+    secret: options.secret,
+    rotatedOutSecret: options.rotatedOutSecret ?? newSecret(),
+    version: options.version,
+  });
+  const report = await consumerReportOf({
     mode: 'webhooks',
-    verdict: '',
-    tool: { name: '@aggregation/contract-tests', version: await toolVersion() },
-    target: { baseUrl: options.url, api: 'none', version: options.version, receiver: options.url },
-    startedAt: new Date(started).toISOString(),
-    durationSeconds: (Date.now() - started) / 1000,
-    options: { command: [], faults: [], faultsMustPass: false, minCoverage: null, seed: 0, timeoutSeconds: 0, webhookUrl: options.url },
-    exitCode: listens ? (failed ? 1 : 0) : 2,
-    totals: { testcases: all.length, passed: all.length - failed, failed, skipped: 0 },
-    testsuites,
-    skipped: [],
+    rounds: [],
+    // A receiver that does not listen is a setup problem (exit 2), not a receiver that fails its checks.
     errors: outcome.errors.map((message) => ({ suite: 'receiver' as const, message })),
-    coverage: [],
-    rawOutputs: [],
-    runs: [],
-    defects: [],
-    usage: [],
-  };
-  report.verdict = verdictOf(report);
+    receiver: outcome.errors.length ? undefined : outcome,
+    options: {
+      command: [],
+      version: options.version,
+      minCoverage: null,
+      faults: [],
+      faultsMustPass: false,
+      webhookUrl: options.url,
+      seed: 0,
+      timeoutMs: 0,
+    },
+    api: undefined,
+    started,
+  });
   await writeReports(report, consumerSummary(report), reportDir);
   printConsumerReport(report, reportDir, print);
   return { report, exitCode: report.exitCode };

@@ -1,0 +1,107 @@
+// The consumer commands as an integrator meets them, against the sandbox started here: the verdict is the first line
+// of standard output, the reports name each operation; bad input (a command that does not exist, one that hangs, a
+// body that is not JSON, a receiver that does not listen) is one line, never a stack trace, and leaves no process.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, test } from 'vitest';
+import { startReceiver } from '../reference/receiver.js';
+
+const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
+const app = join(import.meta.dirname, '..', 'reference', 'app.js');
+let cwd: string;
+
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'consumer-cli-'));
+});
+afterAll(() => rm(cwd, { recursive: true, force: true }));
+
+type Ran = { code: number; stdout: string; stderr: string };
+
+function command(...args: string[]): Promise<Ran> {
+  return promisify(execFile)(process.execPath, [cli, ...args], { cwd, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: Ran) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+}
+
+const noStackTrace = (ran: Ran) => assert.doesNotMatch(`${ran.stdout}${ran.stderr}`, /\n\s+at .+:\d+:\d+/);
+
+test('the reference integration passes: the verdict first, a junit testcase per operation used, summary.md and report.json', async () => {
+  const ran = await command('consumer', '--report-dir', 'clean', '--', process.execPath, app);
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  assert.match(ran.stdout.split('\n')[0]!, /^consumer contract tests passed: the command passed and its \d+ requests kept the description$/);
+  const junit = await readFile(join(cwd, 'clean', 'junit.xml'), 'utf8');
+  for (const operation of ['GET /accounts', 'GET /accounts/{account_id}/balances', 'POST /accounts/{account_id}/payments'])
+    assert.ok(junit.includes(`name="${operation}"`), operation);
+  const summary = await readFile(join(cwd, 'clean', 'summary.md'), 'utf8');
+  assert.match(summary, /^# consumer contract tests passed/);
+  assert.match(summary, /2020-10-12: 5 of 15 operations used/);
+  const report = JSON.parse(await readFile(join(cwd, 'clean', 'report.json'), 'utf8'));
+  assert.equal(report.mode, 'consumer');
+  assert.equal(report.runs[0].round, 'clean');
+});
+
+test('a command that does not exist: exit 2, one line', async () => {
+  const ran = await command('consumer', '--report-dir', 'missing', '--', 'no-such-command-here');
+  assert.equal(ran.code, 2);
+  assert.equal(ran.stdout.split('\n')[0], 'consumer contract tests could not run: the command no-such-command-here could not start: not found');
+  noStackTrace(ran);
+  assert.match(await readFile(join(cwd, 'missing', 'summary.md'), 'utf8'), /^# consumer contract tests could not run/);
+});
+
+test('a command that hangs: ended with its whole process group after --timeout, exit 1', async () => {
+  const pids = join(cwd, 'pids');
+  const ran = await command(
+    'consumer',
+    '--timeout',
+    '2s',
+    '--report-dir',
+    'hang',
+    '--',
+    'sh',
+    '-c',
+    `sleep 600 & echo $! > ${pids}; echo $$ >> ${pids}; wait`,
+  );
+  assert.equal(ran.code, 1);
+  assert.match(
+    ran.stdout.split('\n')[0]!,
+    /^consumer contract tests failed: command: the command passed \(clean run\): the command did not end within 2 s \(--timeout\); its process group was ended$/,
+  );
+  noStackTrace(ran);
+  for (const pid of (await readFile(pids, 'utf8')).trim().split('\n').map(Number))
+    assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, `process ${pid} is still running`);
+});
+
+test('a body that is not JSON: the request fails its check in one line', async () => {
+  const script = `fetch(process.env.AGGREGATION_BASE_URL + '/accounts/acc_1/payments', { method: 'POST', body: 'amount=12.50', headers: { authorization: 'Basic ' + btoa(process.env.AGGREGATION_TOKEN + ':'), 'content-type': 'application/json', 'idempotency-key': 'k1' } }).then((r) => r.text())`;
+  const ran = await command('consumer', '--report-dir', 'nonjson', '--', process.execPath, '-e', script);
+  assert.equal(ran.code, 1);
+  assert.match(
+    ran.stdout.split('\n')[0]!,
+    /^consumer contract tests failed: requests 2020-10-12: POST \/accounts\/\{account_id\}\/payments: clean run: POST \/accounts\/acc_1\/payments: the body is not JSON: "amount=12\.50"$/,
+  );
+  noStackTrace(ran);
+});
+
+test('webhooks: the reference receiver passes every check; one that does not listen is exit 2 in one line', async () => {
+  const secret = 'whsec_reference_receiver_check';
+  const receiver = await startReceiver({ secrets: [secret] });
+  try {
+    const ran = await command('webhooks', '--url', receiver.url, '--secret', secret, '--report-dir', 'receiver');
+    assert.equal(ran.code, 0, ran.stdout);
+    assert.match(ran.stdout.split('\n')[0]!, /^webhook receiver checks passed: 24 of 24 checks$/);
+  } finally {
+    await receiver.close();
+  }
+  const ran = await command('webhooks', '--url', receiver.url, '--secret', secret, '--report-dir', 'gone');
+  assert.equal(ran.code, 2);
+  assert.equal(
+    ran.stdout.split('\n')[0],
+    `webhook receiver checks could not run: the receiver at ${receiver.url} does not listen (connection refused)`,
+  );
+  noStackTrace(ran);
+});
