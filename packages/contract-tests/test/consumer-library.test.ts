@@ -1,0 +1,72 @@
+// `startConsumerCheck` inside a test runner, as the README shows it: the typed client against the check's proxy; a
+// clean use asserts clean, a request that breaks the description makes assertClean() throw with the rule; a fault
+// for the whole check is judged from the wire; a receiver named by webhookUrl gets the receiver checks.
+import assert from 'node:assert/strict';
+import { createClient } from '@aggregation/client';
+import { afterEach, test } from 'vitest';
+import { startReceiver } from '../reference/receiver.js';
+import { type ConsumerCheck, ConsumerContractError, startConsumerCheck } from '../src/consumer/index.ts';
+
+let check: ConsumerCheck | undefined;
+afterEach(async () => {
+  await check?.stop();
+  check = undefined;
+});
+
+const payment = {
+  amount: '5.00',
+  memo: 'Lunch',
+  payee: { scheme: 'zelle' as const, address: 'jane@example.org', name: 'Jane Doe', type: 'person' as const },
+};
+
+test('the typed client keeps the contract; a request that breaks it fails assertClean() naming the rule', async () => {
+  check = await startConsumerCheck();
+  const client = createClient({ token: check.token, baseUrl: check.baseUrl, version: '2020-10-12' });
+  const [checking] = (await client.accounts.list()).filter((a) => a.links.payments);
+  assert.ok(checking);
+  const paid = await client.payments.create(checking.id, payment);
+  assert.equal(paid.kind, 'payment');
+  await check.assertClean();
+  const report = await check.report();
+  assert.deepEqual(report.usage[0]?.operations.map((o) => o.operationId).sort(), ['createPayment', 'listAccounts']);
+
+  await fetch(`${check.baseUrl}/accounts/${checking.id}/payments`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${btoa(`${check.token}:`)}`, 'content-type': 'application/json' },
+    body: JSON.stringify(payment),
+  }).then((r) => r.body?.cancel());
+  await assert.rejects(check.assertClean(), (error: ConsumerContractError) => {
+    assert.ok(error instanceof ConsumerContractError);
+    assert.match(error.message, /^consumer contract tests failed: requests 2020-10-12: POST \/accounts\/\{account_id\}\/payments/);
+    assert.match(error.message, /Rule: Idempotency-Key on every payment/);
+    return true;
+  });
+});
+
+test('a fault for the whole check: the client, which keeps its key across retries, makes one payment after a lost answer', async () => {
+  check = await startConsumerCheck({ fault: 'lost-answer' });
+  const client = createClient({ token: check.token, baseUrl: check.baseUrl, version: '2020-10-12' });
+  const [checking] = (await client.accounts.list()).filter((a) => a.links.payments);
+  const paid = await client.payments.create(checking!.id, payment);
+  assert.equal(paid.kind, 'payment');
+  const report = await check.report();
+  assert.equal(report.exitCode, 0, report.verdict);
+  const faults = report.testsuites.find((s) => s.suite === 'faults');
+  assert.match(faults!.notes.join('\n'), /the API holds 1 payments of 5\.00 to jane@example\.org made in this round/);
+});
+
+test('webhookUrl: the receiver the tests serve gets the receiver checks, signed with the secret handed to it', async () => {
+  // The receiver listens first, on a free port; it learns the check's secret once the check has started.
+  const secrets: string[] = [];
+  const receiver = await startReceiver({ secrets });
+  try {
+    check = await startConsumerCheck({ webhookUrl: receiver.url });
+    secrets.push(check.webhookSecret);
+    const report = await check.report();
+    const receiverSuite = report.testsuites.find((s) => s.suite === 'receiver');
+    assert.equal(receiverSuite?.testcases.length, 24);
+    assert.equal(report.exitCode, 0, report.verdict);
+  } finally {
+    await receiver.close();
+  }
+});
