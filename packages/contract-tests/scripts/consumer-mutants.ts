@@ -5,6 +5,7 @@
 // `webhooks --url <receiver> --secret <secret>` while the copy serves.
 //
 //   --bin <path>    the contract tests command (default: this package's built dist/cli.js; an installed bin works too)
+//   --reference <dir>  the reference integration to copy (default: this package's reference/; an installed one works too)
 //   --only <names>  some of the broken copies, comma-separated
 //   --jobs <n>      runs at a time (default 2)
 import { spawn } from 'node:child_process';
@@ -23,20 +24,21 @@ import { failedTestcases } from './mutants/junit.ts';
 
 const options = new Command('test:consumer-mutants')
   .addOption(new Option('--bin <path>', 'the contract tests command').default(join(import.meta.dirname, '..', 'dist', 'cli.js')))
+  .addOption(new Option('--reference <dir>', 'the reference integration to copy').default(join(import.meta.dirname, '..', 'reference')))
   .addOption(new Option('--only <names>', 'broken copies to run, comma-separated'))
   .addOption(new Option('--jobs <n>', 'runs at a time').default('2'))
   .parse()
-  .opts<{ bin: string; only?: string; jobs: string }>();
+  .opts<{ bin: string; reference: string; only?: string; jobs: string }>();
 
-const reference = join(import.meta.dirname, '..', 'reference');
+const reference = options.reference;
 const chosen = options.only ? consumerMutants.filter((m) => options.only!.split(',').includes(m.name)) : consumerMutants;
 const unbrokenApp: ConsumerMutant = { name: 'reference app', what: 'unbroken', file: 'app.js', replace: [], faults: [...FAULT_ROUNDS], caughtBy: /$^/ };
 const unbrokenReceiver: ConsumerMutant = { name: 'reference receiver', what: 'unbroken', file: 'receiver.js', replace: [], faults: [], caughtBy: /$^/ };
 const unbroken = [unbrokenApp, unbrokenReceiver];
 
 const work = await mkdtemp(join(tmpdir(), 'consumer-mutants-'));
-// The copies import @aggregation/client as the reference does: from a node_modules beside them.
-const client = dirname(createRequire(import.meta.url).resolve('@aggregation/client/package.json'));
+// The copies import @aggregation/client as the reference does: the one the reference's own place resolves.
+const client = dirname(createRequire(join(reference, 'receiver.js')).resolve('@aggregation/client/package.json'));
 await mkdir(join(work, 'node_modules', '@aggregation'), { recursive: true });
 await symlink(client, join(work, 'node_modules', '@aggregation', 'client'));
 
