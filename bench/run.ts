@@ -10,6 +10,7 @@ import { parseOptions, type ScenarioName } from './lib/options.ts';
 import { renderSection, type Section, verdict } from './lib/report.ts';
 import { prepareServerBefore } from './lib/server-before.ts';
 import { client } from './scenarios/client.ts';
+import { consumer } from './scenarios/consumer.ts';
 import { history } from './scenarios/history.ts';
 import { historyLoad } from './scenarios/history-load.ts';
 import { integrators } from './scenarios/integrators.ts';
@@ -31,6 +32,7 @@ const scenarios: Record<ScenarioName, (ctx: ReturnType<typeof createContext>) =>
   memory,
   'history-load': historyLoad,
   toolchain,
+  consumer,
 };
 
 const options = parseOptions(process.argv.slice(2));
