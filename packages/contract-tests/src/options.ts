@@ -29,7 +29,8 @@ function seedsOf(value: string): number[] {
   }
 }
 
-function urlOf(value: string): string {
+/** An absolute http(s) URL without its trailing slashes; an empty one (a CI template's unset variable) stays empty. */
+export function urlOf(value: string): string {
   // An empty AGGREGATION_BASE_URL (a CI template's unset variable) is no URL at all.
   if (value === '') return value;
   try {
@@ -41,7 +42,7 @@ function urlOf(value: string): string {
   return value.replace(/\/+$/, '');
 }
 
-function percentOf(value: string): number {
+export function percentOf(value: string): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 100) throw new InvalidArgumentError('a percentage from 0 to 100.');
   return number;

@@ -10,7 +10,7 @@ import { coverageOf } from './coverage.ts';
 import { runProxySuite } from './proxy.ts';
 import { ensureEnv, findPython, type Python, packageDir } from './python.ts';
 import { type Recorder, startRecorder } from './recorder.ts';
-import { Collector } from './report/collect.ts';
+import { Collector, totalsOf } from './report/collect.ts';
 import { coverageLine, suiteTimes, summaryMarkdown } from './report/summary.ts';
 import { failureText } from './report/text.ts';
 import { type ContractReport, SUITES, type SuiteId, type Testsuite } from './report/types.ts';
@@ -160,12 +160,7 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
     suiteDurations,
     options: { suites: options.suites, quick: options.quick, seeds: options.seeds, maxExamples: options.maxExamples, minCoverage: options.minCoverage },
     exitCode,
-    totals: {
-      testcases: all.length,
-      passed: all.filter((t) => t.status === 'passed').length,
-      failed,
-      skipped: all.filter((t) => t.status === 'skipped').length,
-    },
+    totals: totalsOf(all),
     testsuites,
     skipped: [...outcomes].flatMap(([suite, o]) => o.skipped.map((reason) => ({ suite, reason }))),
     errors,

@@ -35,6 +35,9 @@ test('GitHub: the action uploads the report directory it passes, whatever the ve
   for (const step of action.runs.steps) assert.doesNotMatch(step.run ?? '', /\$\{\{/);
 });
 
+/** What every recipe passes npx before the command's own arguments. */
+const npx = ['--no', '--', 'aggregation-contract-tests'];
+
 /** Runs a recipe's script with a stand-in `npx` that writes the arguments it got, one per line; answers them. */
 function npxArguments(shell: 'bash' | 'sh', script: string, env: Record<string, string>): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'ci-recipe-'));
@@ -62,9 +65,7 @@ test('GitHub: consumer-command runs the consumer mode with the command as writte
   assert.equal(action.inputs['base-url']?.required, false);
   const script = action.runs.steps.find((s) => s.id === 'run')!.run!;
   assert.deepEqual(npxArguments('bash', script, { CONSUMER_COMMAND: 'npm test -- --run', REPORT_DIR: 'r', ARGS: '--faults all' }), [
-    '--no',
-    '--',
-    'aggregation-contract-tests',
+    ...npx,
     'consumer',
     '--report-dir',
     'r',
@@ -75,14 +76,7 @@ test('GitHub: consumer-command runs the consumer mode with the command as writte
     '-c',
     'npm test -- --run',
   ]);
-  assert.deepEqual(npxArguments('bash', script, { CONSUMER_COMMAND: '', REPORT_DIR: 'r', ARGS: '--quick' }), [
-    '--no',
-    '--',
-    'aggregation-contract-tests',
-    '--report-dir',
-    'r',
-    '--quick',
-  ]);
+  assert.deepEqual(npxArguments('bash', script, { CONSUMER_COMMAND: '', REPORT_DIR: 'r', ARGS: '--quick' }), [...npx, '--report-dir', 'r', '--quick']);
 });
 
 test('GitLab: CONTRACT_TESTS_CONSUMER_COMMAND runs the consumer mode; without it, the server mode', () => {
@@ -95,9 +89,7 @@ test('GitLab: CONTRACT_TESTS_CONSUMER_COMMAND runs the consumer mode; without it
   const script = job.script.join('\n');
   const env = { CONTRACT_TESTS_REPORT_DIR: 'r', CONTRACT_TESTS_ARGS: '--faults rate-limit' };
   assert.deepEqual(npxArguments('sh', script, { ...env, CONTRACT_TESTS_CONSUMER_COMMAND: 'python3 -m pytest' }), [
-    '--no',
-    '--',
-    'aggregation-contract-tests',
+    ...npx,
     'consumer',
     '--report-dir',
     'r',
@@ -109,9 +101,7 @@ test('GitLab: CONTRACT_TESTS_CONSUMER_COMMAND runs the consumer mode; without it
     'python3 -m pytest',
   ]);
   assert.deepEqual(npxArguments('sh', script, { ...env, CONTRACT_TESTS_CONSUMER_COMMAND: '' }), [
-    '--no',
-    '--',
-    'aggregation-contract-tests',
+    ...npx,
     '--report-dir',
     'r',
     '--faults',

@@ -4,6 +4,7 @@
 import type { DocumentName } from '@aggregation/openapi/contract';
 import { CURRENT_VERSION, VERSIONS } from '@aggregation/openapi/versions';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { percentOf, urlOf } from '../options.ts';
 import { FAULT_ROUNDS, type FaultRound } from '../report/types.ts';
 import type { ConsumerOptions } from './run.ts';
 import type { WebhooksOptions } from './webhooks.ts';
@@ -12,16 +13,6 @@ import type { WebhooksOptions } from './webhooks.ts';
 export const DEFAULT_SEED = 20201012;
 /** --timeout's default: ten minutes per run of the command. */
 export const DEFAULT_TIMEOUT = '10m';
-
-function urlOf(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new InvalidArgumentError('an absolute http or https URL, such as http://localhost:3000.');
-  }
-  return value.replace(/\/+$/, '');
-}
 
 function versionOf(value: string): DocumentName {
   if (!(VERSIONS as readonly string[]).includes(value)) throw new InvalidArgumentError(`one of ${VERSIONS.join(', ')}.`);
@@ -46,12 +37,6 @@ export function durationOf(value: string): number {
   if (!(ms > 0) || ms > 24 * 3_600_000)
     throw new InvalidArgumentError('a duration such as 90s, 10m or 1h (seconds when no unit is given), at most 24h.');
   return ms;
-}
-
-function percentOf(value: string): number {
-  const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 100) throw new InvalidArgumentError('a percentage from 0 to 100.');
-  return number;
 }
 
 function seedOf(value: string): number {

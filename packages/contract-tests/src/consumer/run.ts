@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DocumentName } from '@aggregation/openapi/contract';
 import { coverageOf } from '../coverage.ts';
 import { type Exchange, type Interception, type Recorder, startRecorder } from '../recorder.ts';
-import { Collector } from '../report/collect.ts';
+import { Collector, totalsOf } from '../report/collect.ts';
 import { curlOf, excerpt } from '../report/curl.ts';
 import type { CommandRun, ConsumerReport, Defect, FaultRound, Testsuite } from '../report/types.ts';
 import { writeReports } from '../report/write.ts';
@@ -278,12 +278,7 @@ export async function consumerReportOf({ rounds, errors, receiver, options, api,
       webhookUrl: options.webhookUrl ?? null,
     },
     exitCode,
-    totals: {
-      testcases: all.length,
-      passed: all.filter((t) => t.status === 'passed').length,
-      failed,
-      skipped: all.filter((t) => t.status === 'skipped').length,
-    },
+    totals: totalsOf(all),
     testsuites,
     skipped: [],
     errors,

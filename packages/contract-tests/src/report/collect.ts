@@ -1,6 +1,6 @@
 // Gathers a suite's testcases as its checks run: one testcase per document, operation and check, whatever the number
 // of requests or cases behind it. A testcase fails when any of its cases failed; it keeps the first few failures.
-import type { Failure, Testcase, Testsuite } from './types.ts';
+import type { Failure, Testcase, Testsuite, Totals } from './types.ts';
 
 /** Failures kept per testcase: enough to reproduce, few enough to read. */
 const KEPT_FAILURES = 3;
@@ -68,4 +68,10 @@ export class Collector {
   testsuites(): Testsuite[] {
     return [...this.suites.values()];
   }
+}
+
+/** The report's totals of its testcases. */
+export function totalsOf(testcases: Testcase[]): Totals {
+  const count = (status: Testcase['status']) => testcases.filter((t) => t.status === status).length;
+  return { testcases: testcases.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
 }
