@@ -40,6 +40,8 @@ export type Interception =
 export type RecorderOptions = {
   /** Decides, per request, whether the server answers it (undefined), this answer does, or the answer is lost. */
   intercept?: (exchange: Exchange) => Interception | undefined;
+  /** Headers added to the request on its way to the server (not recorded: they are not the client's). */
+  upstreamHeaders?: (exchange: Exchange) => Record<string, string> | undefined;
   /** Called with each exchange once its answer was written or lost. */
   onAnswered?: (exchange: Exchange) => void;
 };
@@ -123,7 +125,7 @@ export async function startRecorder(upstream: string, options: RecorderOptions =
         port: base.port,
         path,
         method,
-        headers: { ...headers, 'content-length': String(body.length) },
+        headers: { ...headers, ...options.upstreamHeaders?.(exchange), 'content-length': String(body.length) },
         agent,
       });
       upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {

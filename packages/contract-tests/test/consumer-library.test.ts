@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { createClient } from '@aggregation/client';
 import { afterEach, test } from 'vitest';
 import { startReceiver } from '../reference/receiver.js';
+import { mockApi } from '../src/consumer/api.ts';
+import { planOf } from '../src/consumer/faults.ts';
 import { type ConsumerCheck, ConsumerContractError, startConsumerCheck } from '../src/consumer/index.ts';
+import { startRecorder } from '../src/recorder.ts';
 
 let check: ConsumerCheck | undefined;
 afterEach(async () => {
@@ -68,5 +71,27 @@ test('webhookUrl: the receiver the tests serve gets the receiver checks, signed 
     assert.equal(report.exitCode, 0, report.verdict);
   } finally {
     await receiver.close();
+  }
+});
+
+test('without @aggregation/server the API is the Prism mock: payments are answered as made (202), so an answer can be lost', async () => {
+  const api = await mockApi('2020-10-12');
+  const plan = planOf('lost-answer', { version: '2020-10-12', seed: 1, disconnectedForReal: false });
+  const recorder = await startRecorder(api.baseUrl, {
+    intercept: (e) => plan.intercept(e),
+    ...(api.upstreamHeaders ? { upstreamHeaders: api.upstreamHeaders } : {}),
+  });
+  try {
+    const { token } = await api.session();
+    const client = createClient({ token, baseUrl: recorder.url, version: '2020-10-12' });
+    const [account] = (await client.accounts.list()).filter((a) => a.links.payments);
+    const paid = await client.payments.create(account!.id, payment);
+    assert.equal(paid.kind, 'payment');
+    const verdict = plan.judge(recorder.exchanges, { paymentsBefore: undefined, paymentsAfter: undefined, exitCode: 0 });
+    assert.deepEqual(verdict.defects, []);
+    assert.match(verdict.notes[0]!, /was lost; the command sent the payment again 1 times, 1 with the same Idempotency-Key/);
+  } finally {
+    await recorder.close();
+    await api.close();
   }
 });

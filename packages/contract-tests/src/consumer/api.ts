@@ -4,6 +4,7 @@
 // a token, tells how many payments it holds, and names the webhook signing secret a receiver is to check with.
 import { randomBytes } from 'node:crypto';
 import type { DocumentName } from '@aggregation/openapi/contract';
+import type { Exchange } from '../recorder.ts';
 import { externalServer, openSandbox, type Sandbox, type Server, SetupError, startLocalServer } from '../target.ts';
 import { DISCONNECT_REASON, type HeldPayment } from './faults.ts';
 
@@ -27,6 +28,8 @@ export type Api = {
   rotatedOutSecret: string;
   /** A fresh enrollment for each run of the command where the API makes them, else the one token. */
   session(): Promise<Session>;
+  /** Headers the proxy adds to a request on its way to the API (the mock's choice of answer). */
+  upstreamHeaders?: (exchange: Exchange) => Record<string, string> | undefined;
   /** The API sends its own events to this URL (the sandbox only). */
   sendEventsTo(url: string): Promise<void>;
   close(): Promise<void>;
@@ -124,7 +127,7 @@ function sandboxApi(
   };
 }
 
-async function mockApi(version: DocumentName): Promise<Api> {
+export async function mockApi(version: DocumentName): Promise<Api> {
   let mock: typeof import('@aggregation/mock');
   try {
     mock = await import('@aggregation/mock');
@@ -142,6 +145,8 @@ async function mockApi(version: DocumentName): Promise<Api> {
     webhookSecret: newSecret(),
     rotatedOutSecret: newSecret(),
     session: async () => ({ token, payments: async () => undefined }),
+    // Prism answers a payment with the first documented status, the MFA challenge's 200; an API makes the payment.
+    upstreamHeaders: (exchange) => (exchange.method === 'POST' && /\/payments$/.test(exchange.path) ? { prefer: 'code=202' } : undefined),
     sendEventsTo: async () => {},
     close: () => running.stop(),
   };

@@ -75,7 +75,10 @@ export async function startConsumerCheck(options: ConsumerCheckOptions = {}): Pr
     const plan: FaultPlan | undefined = options.fault ? planOf(options.fault, { version, seed, disconnectedForReal: !!session.disconnect }) : undefined;
     if (options.fault === 'disconnected') await session.disconnect?.();
     const paymentsBefore = options.fault === 'lost-answer' ? await session.payments() : undefined;
-    const recorder = await startRecorder(api.baseUrl, { intercept: (exchange): Interception | undefined => plan?.intercept(exchange) });
+    const recorder = await startRecorder(api.baseUrl, {
+      intercept: (exchange): Interception | undefined => plan?.intercept(exchange),
+      ...(api.upstreamHeaders ? { upstreamHeaders: api.upstreamHeaders } : {}),
+    });
     if (options.webhookUrl) await api.sendEventsTo(options.webhookUrl);
     let receiver: ReceiverOutcome | undefined;
     const reportNow = async (): Promise<ConsumerReport> => {

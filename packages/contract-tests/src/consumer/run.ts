@@ -150,7 +150,10 @@ export async function runConsumer(options: ConsumerOptions, log: (line: string) 
       ...(options.upstream ? { upstream: options.upstream } : {}),
       ...(options.token ? { token: options.token } : {}),
     });
-    recorder = await startRecorder(api.baseUrl, { intercept: (exchange): Interception | undefined => plan?.intercept(exchange) });
+    recorder = await startRecorder(api.baseUrl, {
+      intercept: (exchange): Interception | undefined => plan?.intercept(exchange),
+      ...(api.upstreamHeaders ? { upstreamHeaders: api.upstreamHeaders } : {}),
+    });
     if (options.webhookUrl) await api.sendEventsTo(options.webhookUrl);
     log(`consumer contract tests: ${api.kind} (${options.version}) behind the proxy ${recorder.url}; command: ${options.command.join(' ')}`);
     for (const round of ['clean' as const, ...options.faults]) {
