@@ -1,8 +1,8 @@
 // 11. Consumer contract tests: what `aggregation-contract-tests consumer` costs an integrator's CI. The run overhead
 // is a clean consumer run of the reference integration (the built command as users run it: the sandbox started on a
 // fresh database, its application and enrollment, the proxy, the reports) against the same command alone against a
-// running sandbox, median of the rounds; the proxy's latency is a load of `GET /accounts` through the recording proxy
-// against the same load straight at the server, p99 of each, interleaved.
+// running sandbox, median of the rounds; the proxy's latency is a load of `GET /accounts` on one connection through the
+// recording proxy against the same load straight at the server, p99 of each, interleaved.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -53,7 +53,9 @@ export async function consumer(ctx: Context): Promise<Section> {
 
     ctx.log('consumer: GET /accounts straight at the server and through the recording proxy');
     const headers = { authorization: server.info.enrolled[0]!.authorization };
-    const spec = { headers, connections: options.connections, seconds: options.quick ? 1 : options.seconds };
+    // One connection: a command sends its requests one after another, and what the proxy adds to each is the question
+    // (a saturating load would measure the queue in front of whichever process is slower, not the proxy's cost).
+    const spec = { headers, connections: 1, seconds: options.quick ? 1 : options.seconds };
     await load({ ...spec, url: `${server.info.url}/accounts`, seconds: options.quick ? 1 : options.warmupSeconds });
     await load({ ...spec, url: `${proxy.info.url}/accounts`, seconds: options.quick ? 1 : options.warmupSeconds });
     await proxy.call('recorded');
@@ -62,7 +64,7 @@ export async function consumer(ctx: Context): Promise<Section> {
       proxied: async () => {
         const result = await load({ ...spec, url: `${proxy.info.url}/accounts`, pid: server.pid });
         const recorded = await proxy.call<number>('recorded');
-        if (recorded !== result.responses) notes.push(`the proxy recorded ${recorded} exchanges of ${result.responses} responses`);
+        if (recorded < result.responses) notes.push(`the proxy recorded ${recorded} exchanges of ${result.responses} responses`);
         return result;
       },
     });
@@ -73,7 +75,7 @@ export async function consumer(ctx: Context): Promise<Section> {
     return {
       title: 'Consumer contract tests',
       about:
-        "A clean `aggregation-contract-tests consumer -- node reference/app.js` (the built command, starting the sandbox on a fresh database with an application and an enrollment of its own, the proxy, and writing the reports) against the same `node reference/app.js` alone against a running sandbox; and `GET /accounts` straight at the server and through the consumer mode's recording proxy (a process of its own), the same connections, interleaved rounds.",
+        "A clean `aggregation-contract-tests consumer -- node reference/app.js` (the built command, starting the sandbox on a fresh database with an application and an enrollment of its own, the proxy, and writing the reports) against the same `node reference/app.js` alone against a running sandbox; and `GET /accounts` straight at the server and through the consumer mode's recording proxy (a process of its own), on one connection as a command sends its requests, interleaved rounds.",
       tables: [
         {
           headers: ['run', 'median', 'rounds'],

@@ -3,9 +3,11 @@
 // body that is not JSON, a receiver that does not listen) is one line, never a stack trace, and leaves no process.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, test } from 'vitest';
 import { startReceiver } from '../reference/receiver.js';
@@ -26,6 +28,15 @@ function command(...args: string[]): Promise<Ran> {
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: Ran) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
   );
+}
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 const noStackTrace = (ran: Ran) => assert.doesNotMatch(`${ran.stdout}${ran.stderr}`, /\n\s+at .+:\d+:\d+/);
@@ -104,4 +115,56 @@ test('webhooks: the reference receiver passes every check; one that does not lis
     `webhook receiver checks could not run: the receiver at ${receiver.url} does not listen (connection refused)`,
   );
   noStackTrace(ran);
+});
+
+test('--webhook-url: the command gets the sandbox secret, and its receiver the checks while it runs; --min-coverage counts the operations used', async () => {
+  // A receiver in the command, verifying with the secret handed to it, that ends the command after the 24 checks.
+  const script = join(cwd, 'serve-receiver.mjs');
+  await writeFile(
+    script,
+    `import { createServer } from 'node:http';
+import { verifyWebhook } from '@aggregation/client';
+let requests = 0;
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', async () => {
+    try {
+      await verifyWebhook(Buffer.concat(chunks), req.headers['service-signature'], [process.env.AGGREGATION_WEBHOOK_SECRET]);
+      res.writeHead(204).end();
+    } catch {
+      res.writeHead(400).end();
+    }
+    if (++requests === 24) server.close();
+  });
+});
+server.listen(Number(process.argv[2]), '127.0.0.1');
+`,
+  );
+  // It imports the client as an integrator's project would, from a node_modules beside it.
+  await symlink(join(import.meta.dirname, '..', '..', '..', 'node_modules'), join(cwd, 'node_modules'));
+  const port = await freePort();
+  const ran = await command(
+    'consumer',
+    '--webhook-url',
+    `http://127.0.0.1:${port}/webhooks`,
+    '--min-coverage',
+    '50',
+    '--report-dir',
+    'hooks',
+    '--',
+    process.execPath,
+    script,
+    String(port),
+  );
+  assert.equal(ran.code, 1, ran.stdout);
+  const report = JSON.parse(await readFile(join(cwd, 'hooks', 'report.json'), 'utf8'));
+  const receiver = report.testsuites.find((s: { suite: string }) => s.suite === 'receiver');
+  assert.equal(receiver.testcases.length, 24);
+  assert.ok(receiver.testcases.every((t: { status: string }) => t.status === 'passed'));
+  // The command sent no request: none of the operations was used, under the 50 % asked for.
+  assert.match(
+    ran.stdout.split('\n')[0]!,
+    /^consumer contract tests failed: coverage 2020-10-12: coverage: at least 50 % of the operations used: 0 of 15 operations used \(0\.0 %\), under --min-coverage 50$/,
+  );
 });
