@@ -72,10 +72,14 @@ function decoded(body: Buffer, encoding: string | undefined): string {
   return body.toString('utf8');
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/** The request's body, read with events (an async iterator costs more per request than the proxying itself). */
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
 }
 
 export async function startRecorder(upstream: string, options: RecorderOptions = {}): Promise<Recorder> {
