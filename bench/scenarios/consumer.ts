@@ -2,7 +2,8 @@
 // is a clean consumer run of the reference integration (the built command as users run it: the sandbox started on a
 // fresh database, its application and enrollment, the proxy, the reports) against the same command alone against a
 // running sandbox, median of the rounds; the proxy's latency is a load of `GET /accounts` on one connection through the
-// recording proxy against the same load straight at the server, p99 of each, interleaved.
+// recording proxy against the same load straight at the server, the two in one process as in a run, p99 of each,
+// interleaved.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,7 +14,6 @@ import type { Context } from '../lib/context.ts';
 import { enroll } from '../lib/enroll.ts';
 import { interleave, type LoadResult, load } from '../lib/load.ts';
 import type { Section } from '../lib/report.ts';
-import { spawnServer } from '../lib/server-target.ts';
 import { fmtMs, median } from '../lib/stats.ts';
 
 const packageDir = fileURLToPath(new URL('../../packages/contract-tests/', import.meta.url));
@@ -34,16 +34,22 @@ async function seconds(file: string, args: string[], env: Record<string, string>
 export async function consumer(ctx: Context): Promise<Section> {
   const { options } = ctx;
   const rounds = Math.max(3, options.rounds);
-  const server = await spawnServer(ctx, 'consumer', { databasePath: join(ctx.workdir, 'consumer.sqlite'), enroll: ['username'] });
-  const proxy = await spawnChild<{ url: string; pid: number }>(new URL('../targets/consumer-proxy.ts', import.meta.url), { upstream: server.info.url });
+  // The sandbox and its recording proxy in one process, as a consumer run has them.
+  const api = await spawnChild<{ server: string; proxy: string; authorization: string; pid: number }>(
+    new URL('../targets/consumer-proxy.ts', import.meta.url),
+    {},
+    {
+      execArgv: ctx.execArgv('consumer'),
+    },
+  );
   const reports = await mkdtemp(join(ctx.workdir, 'consumer-reports-'));
   const notes: string[] = [];
   try {
     ctx.log(`consumer: ${rounds} rounds of the reference integration, alone and under the consumer contract tests`);
     const times = await interleave(rounds, {
       alone: async () => {
-        const { token } = await enroll(server.info.url, 'username');
-        return seconds(process.execPath, [app], { AGGREGATION_BASE_URL: server.info.url, AGGREGATION_TOKEN: token });
+        const { token } = await enroll(api.info.server, 'username');
+        return seconds(process.execPath, [app], { AGGREGATION_BASE_URL: api.info.server, AGGREGATION_TOKEN: token });
       },
       checked: () => seconds(process.execPath, [cli, 'consumer', '--report-dir', reports, '--', process.execPath, app], {}),
     });
@@ -52,18 +58,18 @@ export async function consumer(ctx: Context): Promise<Section> {
     const overhead = checked - alone;
 
     ctx.log('consumer: GET /accounts straight at the server and through the recording proxy');
-    const headers = { authorization: server.info.enrolled[0]!.authorization };
+    const headers = { authorization: api.info.authorization };
     // One connection: a command sends its requests one after another, and what the proxy adds to each is the question
     // (a saturating load would measure the queue in front of whichever process is slower, not the proxy's cost).
     const spec = { headers, connections: 1, seconds: options.quick ? 1 : options.seconds };
-    await load({ ...spec, url: `${server.info.url}/accounts`, seconds: options.quick ? 1 : options.warmupSeconds });
-    await load({ ...spec, url: `${proxy.info.url}/accounts`, seconds: options.quick ? 1 : options.warmupSeconds });
-    await proxy.call('recorded');
+    await load({ ...spec, url: `${api.info.server}/accounts`, seconds: options.quick ? 1 : options.warmupSeconds });
+    await load({ ...spec, url: `${api.info.proxy}/accounts`, seconds: options.quick ? 1 : options.warmupSeconds });
+    await api.call('recorded');
     const loads = await interleave<LoadResult>(options.rounds, {
-      direct: () => load({ ...spec, url: `${server.info.url}/accounts`, pid: server.pid }),
+      direct: () => load({ ...spec, url: `${api.info.server}/accounts`, pid: api.pid }),
       proxied: async () => {
-        const result = await load({ ...spec, url: `${proxy.info.url}/accounts`, pid: server.pid });
-        const recorded = await proxy.call<number>('recorded');
+        const result = await load({ ...spec, url: `${api.info.proxy}/accounts`, pid: api.pid });
+        const recorded = await api.call<number>('recorded');
         if (recorded < result.responses) notes.push(`the proxy recorded ${recorded} exchanges of ${result.responses} responses`);
         return result;
       },
@@ -75,7 +81,7 @@ export async function consumer(ctx: Context): Promise<Section> {
     return {
       title: 'Consumer contract tests',
       about:
-        "A clean `aggregation-contract-tests consumer -- node reference/app.js` (the built command, starting the sandbox on a fresh database with an application and an enrollment of its own, the proxy, and writing the reports) against the same `node reference/app.js` alone against a running sandbox; and `GET /accounts` straight at the server and through the consumer mode's recording proxy (a process of its own), on one connection as a command sends its requests, interleaved rounds.",
+        "A clean `aggregation-contract-tests consumer -- node reference/app.js` (the built command, starting the sandbox on a fresh database with an application and an enrollment of its own, the proxy, and writing the reports) against the same `node reference/app.js` alone against a running sandbox; and `GET /accounts` straight at the server and through the consumer mode's recording proxy (in the server's process, as a consumer run has them), on one connection as a command sends its requests, interleaved rounds.",
       tables: [
         {
           headers: ['run', 'median', 'rounds'],
@@ -102,7 +108,6 @@ export async function consumer(ctx: Context): Promise<Section> {
     };
   } finally {
     await rm(reports, { recursive: true, force: true });
-    await proxy.stop();
-    await server.stop();
+    await api.stop();
   }
 }
