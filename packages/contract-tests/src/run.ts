@@ -5,7 +5,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { CURRENT_VERSION } from '@aggregation/openapi/versions';
 import { runArazzoSuite } from './arazzo.ts';
-import { checkErrorBodies, runBehaviourSuite } from './behaviour/index.ts';
+import { checkErrorBodies, checkHeaders, runBehaviourSuite } from './behaviour/index.ts';
 import { coverageOf } from './coverage.ts';
 import { runProxySuite } from './proxy.ts';
 import { ensureEnv, findPython, type Python, packageDir } from './python.ts';
@@ -115,9 +115,13 @@ export async function runContractTests(options: RunOptions, log: (line: string) 
       }),
     );
     if (options.suites.includes('behaviour')) {
-      const bodies = checkErrorBodies(recorder.exchanges, behaviour, sandbox.mode === 'token' ? options.token : undefined);
+      const secretToken = sandbox.mode === 'token' ? options.token : undefined;
+      const bodies = checkErrorBodies(recorder.exchanges, behaviour, secretToken);
+      const answers = checkHeaders(recorder.exchanges, behaviour, secretToken);
       for (const testsuite of behaviour.testsuites())
-        testsuite.notes.push(`${testsuite.testcases.length} checks; ${bodies} error bodies of the whole run judged`);
+        testsuite.notes.push(
+          `${testsuite.testcases.length} checks; ${bodies} error bodies and the headers of ${answers} answers of the whole run judged`,
+        );
       outcomes.get('behaviour')!.testsuites = behaviour.testsuites();
     }
   } finally {

@@ -4,6 +4,7 @@
 // not yet posted and the holds (holds are not shown, so at most that), and running_balance is null where it must be.
 import type { Version } from '@aggregation/openapi/versions';
 import type { Collector } from '../report/collect.ts';
+import { at } from './checks.ts';
 import type { Http } from './http.ts';
 import { cents, money } from './money.ts';
 import { rule } from './rules.ts';
@@ -34,7 +35,7 @@ export async function checkBalances(http: Http, collector: Collector, version: V
 
   const mustBeNull = transactions.filter((t) => (card || t.status === 'pending') && t.running_balance !== null);
   collector.record(
-    { document: version, operation: transactionsOp, check: 'balances: running_balance is null for pending and card transactions' },
+    at(version, transactionsOp, 'balances: running_balance is null for pending and card transactions'),
     mustBeNull.length
       ? http.failure(
           listed,
@@ -55,7 +56,7 @@ export async function checkBalances(http: Http, collector: Collector, version: V
     return mine === undefined || theirs === undefined || amount === undefined || mine !== theirs + amount;
   });
   collector.record(
-    { document: version, operation: transactionsOp, check: 'balances: running_balance chains through the posted transactions' },
+    at(version, transactionsOp, 'balances: running_balance chains through the posted transactions'),
     broken >= 0
       ? http.failure(
           listed,
@@ -67,7 +68,7 @@ export async function checkBalances(http: Http, collector: Collector, version: V
   );
   const newest = posted[0];
   collector.record(
-    { document: version, operation: balancesOp, check: "balances: the ledger is the newest posted transaction's running_balance" },
+    at(version, balancesOp, "balances: the ledger is the newest posted transaction's running_balance"),
     !newest || (cents(ledger) !== undefined && newest.running_balance === ledger)
       ? undefined
       : http.failure(
@@ -79,7 +80,7 @@ export async function checkBalances(http: Http, collector: Collector, version: V
   const pendingDebits = transactions.filter((t) => t.status === 'pending').reduce((sum, t) => sum + Math.min(0, cents(t.amount) ?? 0), 0);
   const ceiling = (cents(ledger) ?? 0) + pendingDebits;
   collector.record(
-    { document: version, operation: balancesOp, check: 'balances: available is at most the ledger minus the pending debits' },
+    at(version, balancesOp, 'balances: available is at most the ledger minus the pending debits'),
     cents(available) !== undefined && cents(ledger) !== undefined && cents(available)! <= ceiling
       ? undefined
       : http.failure(

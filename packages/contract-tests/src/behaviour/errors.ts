@@ -7,10 +7,12 @@ import type { Exchange } from '../recorder.ts';
 import type { Collector } from '../report/collect.ts';
 import { curlOf, excerpt } from '../report/curl.ts';
 import type { Failure } from '../report/types.ts';
+import { at } from './checks.ts';
 
 const declaredCodesRule = (document: string) => `${document} #/x-error-codes: the error codes the description declares, each with its status`;
 
-function failureOf(exchange: Exchange, message: string, document: string, secretToken: string | undefined): Failure {
+/** A failure about an exchange of the run: its request (the token left out when it was given), answer and curl line. */
+export function exchangeFailure(exchange: Exchange, message: string, rule: string, secretToken: string | undefined): Failure {
   const secret = secretToken !== undefined && exchange.requestHeaders.authorization === `Basic ${btoa(`${secretToken}:`)}`;
   const headers = Object.fromEntries(Object.entries(exchange.requestHeaders).filter(([name]) => !(secret && name === 'authorization')));
   const request = { method: exchange.method, url: exchange.url, headers, ...(exchange.requestBody ? { body: exchange.requestBody } : {}) };
@@ -19,7 +21,7 @@ function failureOf(exchange: Exchange, message: string, document: string, secret
     request,
     response: { status: exchange.status, contentType: exchange.responseHeaders['content-type'] ?? '', excerpt: excerpt(exchange.errorBody ?? '') },
     curl: curlOf(request, secret ? 'AGGREGATION_TOKEN' : undefined),
-    rule: declaredCodesRule(document),
+    rule,
   };
 }
 
@@ -39,25 +41,25 @@ export function checkErrorBodies(exchanges: Exchange[], collector: Collector, se
     checked++;
     const declared = typeof code === 'string' ? declaredErrorCode(errorCodesOf(loadBundle(document)), code) : undefined;
     collector.record(
-      { document, operation, check: 'errors: the code is one the description declares' },
+      at(document, operation, 'errors: the code is one the description declares'),
       declared
         ? undefined
-        : failureOf(
+        : exchangeFailure(
             exchange,
             typeof code === 'string' ? `error code ${code} is not declared` : 'the error body has no error.code',
-            document,
+            declaredCodesRule(document),
             secretToken,
           ),
     );
     if (declared) {
       collector.record(
-        { document, operation, check: "errors: the status is the code's declared status" },
+        at(document, operation, "errors: the status is the code's declared status"),
         declared.status === exchange.status
           ? undefined
-          : failureOf(
+          : exchangeFailure(
               exchange,
               `error code ${code} came with status ${exchange.status}; it is declared with ${declared.status}`,
-              document,
+              declaredCodesRule(document),
               secretToken,
             ),
       );

@@ -80,5 +80,14 @@ export class Http {
   }
 }
 
+/** An error answer's `error.code`, when it has one. */
+export const errorCodeOf = (answer: Answer): string | undefined => {
+  const code = (answer.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/** What a check reports of an answer in one line: its status, and its error code or the start of its body. */
+export const shortly = (answer: Answer): string => `${answer.status} ${errorCodeOf(answer) ?? answer.text.slice(0, 200)}`;
+
 /** The operation of a document a check is about, for the testcase's name. */
 export type Where = { document: DocumentName; operation: string };

@@ -7,7 +7,9 @@ import { declaredErrorCode, errorCodesOf } from '@aggregation/openapi/error-code
 import type { Version } from '@aggregation/openapi/versions';
 import { errorCodes } from '@aggregation/types/error-codes';
 import type { Collector } from '../report/collect.ts';
-import type { Http } from './http.ts';
+import { at } from './checks.ts';
+import { exampleOf, type PaymentInput } from './examples.ts';
+import type { Answer, Http } from './http.ts';
 import { cents, money, requestedCents } from './money.ts';
 import { rule } from './rules.ts';
 
@@ -17,16 +19,12 @@ const described = `#/paths/${escapePointer('/accounts/{account_id}/payments')}/p
 type Balances = { ledger: string; available: string };
 type Transaction = { id: string; amount: string; status: string; running_balance: string | null };
 
-/** The description's example of a payment to a new payee (components/examples). */
-function examplePayment(version: Version): { amount: string } & Record<string, unknown> {
-  const example = loadBundle(version).components?.examples?.CreatePaymentRequestNewPayee as { value?: { amount: string } } | undefined;
-  if (!example?.value) throw new Error(`${version} has no CreatePaymentRequestNewPayee example to pay with`);
-  return { ...example.value, memo: 'contract tests' };
-}
+/** The payment the idempotency check made: what was sent, its answer, the replay's, and the list read just after. */
+export type Paid = { body: PaymentInput; first: Answer; again: Answer; listed: Answer };
 
-export async function checkIdempotency(http: Http, collector: Collector, version: Version, accountId: string): Promise<void> {
-  const key = (check: string) => ({ document: version, operation, check });
-  const body = examplePayment(version);
+/** Pays the description's example of a payment to a new payee twice with one key; answers what it saw, once paid. */
+export async function checkIdempotency(http: Http, collector: Collector, version: Version, accountId: string): Promise<Paid | undefined> {
+  const body: PaymentInput = { ...exampleOf<PaymentInput>(version, 'CreatePaymentRequestNewPayee'), memo: 'contract tests' };
   const base = `/accounts/${accountId}`;
   const before = await http.get(`${base}/balances`, version);
   const paymentsBefore = await http.get(`${base}/payments`, version);
@@ -40,16 +38,16 @@ export async function checkIdempotency(http: Http, collector: Collector, version
   const againId = (again.json as { id?: string } | undefined)?.id;
   if (first.status !== 202 || !firstId) {
     collector.record(
-      key('idempotency: same key and body give the same payment'),
+      at(version, operation, 'idempotency: same key and body give the same payment'),
       http.failure(first, `the description's example payment answered ${first.status}, expected 202 with a Payment`, sameRule),
     );
-    return;
+    return undefined;
   }
   const paymentsAfter = await http.get(`${base}/payments`, version);
   const countOf = (answer: typeof paymentsBefore) => (Array.isArray(answer.json) ? answer.json.length : Number.NaN);
   const made = countOf(paymentsAfter) - countOf(paymentsBefore);
   collector.record(
-    key('idempotency: same key and body give the same payment'),
+    at(version, operation, 'idempotency: same key and body give the same payment'),
     again.status === first.status && againId === firstId && made === 1
       ? undefined
       : http.failure(
@@ -64,7 +62,7 @@ export async function checkIdempotency(http: Http, collector: Collector, version
   const code = (reused.json as { error?: { code?: string } } | undefined)?.error?.code;
   const declared = declaredErrorCode(errorCodesOf(loadBundle(version)), errorCodes.idempotencyKeyReused);
   collector.record(
-    key(`idempotency: another body with that key answers 422 ${errorCodes.idempotencyKeyReused}`),
+    at(version, operation, `idempotency: another body with that key answers 422 ${errorCodes.idempotencyKeyReused}`),
     reused.status === declared?.status && code === errorCodes.idempotencyKeyReused
       ? undefined
       : http.failure(
@@ -86,11 +84,7 @@ export async function checkIdempotency(http: Http, collector: Collector, version
   const dropped =
     cents(was?.ledger) !== undefined && cents(now?.ledger) === cents(was.ledger)! - amount && cents(now.available) === cents(was.available)! - amount;
   collector.record(
-    {
-      document: version,
-      operation: 'GET /accounts/{account_id}/balances',
-      check: 'balances: a payment debits the ledger and available balances at once',
-    },
+    at(version, 'GET /accounts/{account_id}/balances', 'balances: a payment debits the ledger and available balances at once'),
     dropped
       ? undefined
       : http.failure(after, `after paying ${body.amount}, the balances went from ${JSON.stringify(was)} to ${JSON.stringify(now)}`, debited),
@@ -98,7 +92,7 @@ export async function checkIdempotency(http: Http, collector: Collector, version
   const listed = await http.get(`${base}/transactions?count=20`, version);
   const posted = (Array.isArray(listed.json) ? (listed.json as Transaction[]) : []).find((t) => t.status === 'posted' && cents(t.amount) === -amount);
   collector.record(
-    { document: version, operation: 'GET /accounts/{account_id}/transactions', check: 'balances: a payment appears as a posted transaction at once' },
+    at(version, 'GET /accounts/{account_id}/transactions', 'balances: a payment appears as a posted transaction at once'),
     posted && posted.running_balance === now?.ledger
       ? undefined
       : http.failure(
@@ -109,4 +103,5 @@ export async function checkIdempotency(http: Http, collector: Collector, version
           debited,
         ),
   );
+  return { body, first, again, listed: paymentsAfter };
 }

@@ -3,6 +3,7 @@
 import { escapePointer } from '@aggregation/openapi/contract';
 import type { Version } from '@aggregation/openapi/versions';
 import type { Collector } from '../report/collect.ts';
+import { at, type Check } from './checks.ts';
 import type { Http } from './http.ts';
 import { rule } from './rules.ts';
 
@@ -12,12 +13,17 @@ const described = `#/paths/${escapePointer('/accounts/{account_id}/transactions'
 const ids = (list: Transaction[]) => list.map((t) => t.id);
 
 export async function checkPaging(http: Http, collector: Collector, version: Version, accountId: string): Promise<void> {
-  const key = (check: string) => ({ document: version, operation, check: `paging: ${check}` });
+  const key = (check: Check) => at(version, operation, check);
   const path = `/accounts/${accountId}/transactions`;
   const all = await http.get(path, version);
   const list = all.json as Transaction[];
   if (all.status !== 200 || !Array.isArray(list) || list.length < 3) {
-    for (const check of ['newest first', 'count honoured', 'from_id continues strictly after that id', 'pages joined equal the unpaged list']) {
+    for (const check of [
+      'paging: newest first',
+      'paging: count honoured',
+      'paging: from_id continues strictly after that id',
+      'paging: pages joined equal the unpaged list',
+    ] as const) {
       collector.record(
         key(check),
         http.failure(
@@ -32,7 +38,7 @@ export async function checkPaging(http: Http, collector: Collector, version: Ver
   const newest = rule(version, described, 'Transactions come newest first (date descending, then a stable tie-break)');
   const outOfOrder = list.findIndex((t, i) => i > 0 && t.date > list[i - 1]!.date);
   collector.record(
-    key('newest first'),
+    key('paging: newest first'),
     outOfOrder < 0
       ? undefined
       : http.failure(
@@ -49,7 +55,7 @@ export async function checkPaging(http: Http, collector: Collector, version: Ver
     const got = Array.isArray(page.json) ? (page.json as Transaction[]) : undefined;
     const expected = Math.min(count, list.length);
     collector.record(
-      key('count honoured'),
+      key('paging: count honoured'),
       page.status === 200 && got?.length === expected
         ? undefined
         : http.failure(page, `count=${count} answered ${page.status} with ${got?.length ?? 'no'} transactions, expected ${expected}`, caps),
@@ -57,18 +63,18 @@ export async function checkPaging(http: Http, collector: Collector, version: Ver
   }
 
   const after = rule(version, described, 'the next call returns only transactions older than that one');
-  const at = Math.min(3, list.length - 2);
-  const cursor = list[at]!.id;
+  const position = Math.min(3, list.length - 2);
+  const cursor = list[position]!.id;
   const next = await http.get(`${path}?from_id=${encodeURIComponent(cursor)}&count=5`, version);
   const continued = Array.isArray(next.json) ? ids(next.json as Transaction[]) : [];
-  const wanted = ids(list.slice(at + 1, at + 6));
+  const wanted = ids(list.slice(position + 1, position + 6));
   collector.record(
-    key('from_id continues strictly after that id'),
+    key('paging: from_id continues strictly after that id'),
     next.status === 200 && JSON.stringify(continued) === JSON.stringify(wanted)
       ? undefined
       : http.failure(
           next,
-          `from_id=${cursor} (position ${at} of the unpaged list) answered ${next.status} with ${JSON.stringify(continued)}, expected the next ones ${JSON.stringify(wanted)}`,
+          `from_id=${cursor} (position ${position} of the unpaged list) answered ${next.status} with ${JSON.stringify(continued)}, expected the next ones ${JSON.stringify(wanted)}`,
           after,
         ),
   );
@@ -94,5 +100,5 @@ export async function checkPaging(http: Http, collector: Collector, version: Ver
     : firstDifference >= 0 || joined.length !== expected.length
       ? `the pages of ${size} hold ${joined.length} transactions, the unpaged list ${expected.length}; they differ first at position ${firstDifference >= 0 ? firstDifference : Math.min(joined.length, expected.length)}`
       : undefined;
-  collector.record(key('pages joined equal the unpaged list'), problem ? http.failure(last!, problem, paged) : undefined, joined.length);
+  collector.record(key('paging: pages joined equal the unpaged list'), problem ? http.failure(last!, problem, paged) : undefined, joined.length);
 }

@@ -3,6 +3,7 @@
 import type { Version } from '@aggregation/openapi/versions';
 import { validatorOf } from '../coverage.ts';
 import type { Collector } from '../report/collect.ts';
+import { at } from './checks.ts';
 import type { Http } from './http.ts';
 import { rule } from './rules.ts';
 
@@ -35,14 +36,14 @@ export async function checkVersion(http: Http, collector: Collector, version: Ve
       body: answer.json ?? answer.text,
     });
     collector.record(
-      { document: version, operation, check: "versions: matches the version's schema" },
+      at(version, operation, "versions: matches the version's schema"),
       answer.status === 200 && problems.length === 0
         ? undefined
         : http.failure(answer, answer.status !== 200 ? `answered ${answer.status}` : problems.map((p) => `${p.where}: ${p.message}`).join('\n')),
     );
     const named = answer.headers.get('service-version');
     collector.record(
-      { document: version, operation, check: 'versions: the answer names the version' },
+      at(version, operation, 'versions: the answer names the version'),
       named === version
         ? undefined
         : http.failure(answer, `Service-Version ${version} was asked for; the answer's Service-Version header is ${named ?? 'missing'}`, names),
