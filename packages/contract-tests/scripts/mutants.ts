@@ -2,7 +2,7 @@
 // mutants/breaks.ts (a proxy in front of this repository's server that breaks one promise of the description) is
 // checked by the contract tests' command as a user runs it (`--base-url`, `--quick`, `--only` the suites whose checks
 // are to catch it), which must exit 1 with a failed testcase in junit.xml naming the check that caught it; the unbroken
-// server, through the same proxy, must pass every suite.
+// server, through the same proxy, must pass every suite, with every behaviour check run (src/behaviour/checks.ts).
 //
 //   --bin <path>    the command to run (default: this package's built dist/cli.js; an installed bin works too)
 //   --only <names>  some of the mutants, comma-separated
@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import pMap from 'p-map';
+import { behaviourChecks } from '../src/behaviour/checks.ts';
 import { startLocalServer } from '../src/target.ts';
 import { runBin } from './mutants/bin.ts';
 import { type Mutant, mutants, unbroken } from './mutants/breaks.ts';
-import { failedTestcases } from './mutants/junit.ts';
+import { type Testcase, testcasesOf } from './mutants/junit.ts';
 import { startBrokenServer } from './mutants/proxy.ts';
 
 const options = new Command('test:mutants')
@@ -28,6 +29,12 @@ const options = new Command('test:mutants')
   .opts<{ bin: string; only?: string; jobs: string; allSuites?: boolean }>();
 
 const chosen = options.only ? mutants.filter((m) => options.only!.split(',').includes(m.name)) : mutants;
+
+/** The behaviour checks no testcase of a run passed: on the unbroken server, every check must have run and passed. */
+const checksNotPassed = (testcases: Testcase[]) =>
+  behaviourChecks.filter(
+    (check) => !testcases.some((t) => !t.failed && !t.skipped && (t.name.endsWith(`: ${check}`) || t.name.endsWith(`· ${check}`))),
+  );
 
 type Outcome = { mutant: Mutant; exitCode: number; caughtBy: string[]; failed: string[]; seconds: number; output: string };
 
@@ -47,18 +54,22 @@ try {
         const reportDir = join(reports, mutant.name);
         const suites = options.allSuites ? unbroken.suites : mutant.suites;
         const { code, output } = await runCommand(['--base-url', broken.url, '--quick', '--only', suites.join(','), '--report-dir', reportDir]);
-        const failed = await failedTestcases(join(reportDir, 'junit.xml')).catch(() => []);
+        const testcases = await testcasesOf(join(reportDir, 'junit.xml')).catch(() => []);
+        const failed = testcases.filter((t) => t.failed).map((t) => t.name);
+        // The unbroken server runs every behaviour check: one that never ran (or only skipped) cannot catch anything.
+        const notRun = mutant === unbroken ? checksNotPassed(testcases) : [];
         const outcome = {
           mutant,
-          exitCode: code,
+          exitCode: code === 0 && notRun.length ? 1 : code,
           failed,
           caughtBy: failed.filter((name) => mutant.caughtBy.test(name)),
           seconds: (Date.now() - begun) / 1000,
-          output,
+          output: notRun.length ? `${output}\n[FAIL] behaviour checks that did not run and pass: ${notRun.join('; ')}\n` : output,
         };
-        const verdict = mutant === unbroken ? (code === 0 ? 'passes' : 'FAILS') : code === 1 && outcome.caughtBy.length ? 'caught' : 'NOT CAUGHT';
+        const verdict =
+          mutant === unbroken ? (outcome.exitCode === 0 ? 'passes' : 'FAILS') : code === 1 && outcome.caughtBy.length ? 'caught' : 'NOT CAUGHT';
         console.log(
-          `${mutant.name.padEnd(24)} exit ${code}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}${outcome.caughtBy.length > 1 ? ` (+${outcome.caughtBy.length - 1} more)` : ''}`,
+          `${mutant.name.padEnd(24)} exit ${outcome.exitCode}  ${verdict.padEnd(10)} ${outcome.seconds.toFixed(0).padStart(4)} s  ${outcome.caughtBy[0] ?? failed[0] ?? ''}${outcome.caughtBy.length > 1 ? ` (+${outcome.caughtBy.length - 1} more)` : ''}`,
         );
         return outcome;
       } finally {

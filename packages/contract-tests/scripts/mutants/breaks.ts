@@ -1,10 +1,10 @@
 // The broken servers of the mutation self-test: each breaks one promise of the description, and names the checks
 // expected to catch it (a failed testcase of junit.xml whose name matches).
-import type { SuiteId } from '../../src/report/types.ts';
-import { type Break, editJson, type Sent } from './proxy.ts';
+import type { Mutant } from './mutant.ts';
+import { promiseMutants } from './promises.ts';
+import { editJson, type Sent } from './proxy.ts';
 
-/** `suites`: the suites of the command's run (with --quick) whose checks are expected to catch it. */
-export type Mutant = { name: string; what: string; caughtBy: RegExp; suites: SuiteId[]; break: Break };
+export type { Mutant } from './mutant.ts';
 
 const isPath = (sent: Sent, pattern: RegExp, method = 'GET') => sent.method === method && pattern.test(sent.url.pathname);
 const transactionsPath = /^\/accounts\/[^/]+\/transactions$/;
@@ -12,8 +12,10 @@ type Json = Record<string, unknown>;
 
 /** The last Authorization a client sent: what a server that ignores authentication would act as. */
 let lastAuthorization: string | undefined;
+/** Each account's balances as first answered, by token, version and path. */
+const firstBalances = new Map<string, string>();
 
-export const mutants: Mutant[] = [
+const schemaAndRules: Mutant[] = [
   {
     name: 'drop-required-field',
     what: 'accounts lose their required `name`',
@@ -96,7 +98,7 @@ export const mutants: Mutant[] = [
   {
     name: 'break-idempotency',
     what: 'the Idempotency-Key header is ignored',
-    caughtBy: /idempotency: /,
+    caughtBy: /idempotency: (same key and body give the same payment|another body with that key)/,
     suites: ['behaviour'],
     break: { request: (sent) => void delete sent.headers['idempotency-key'] },
   },
@@ -176,7 +178,7 @@ export const mutants: Mutant[] = [
   {
     name: 'balances-disagree',
     what: 'the ledger balance is a dollar more than the transactions say',
-    caughtBy: /balances: /,
+    caughtBy: /balances: the ledger is the newest posted transaction's running_balance/,
     suites: ['behaviour'],
     break: {
       response: (sent, answered) => {
@@ -188,6 +190,122 @@ export const mutants: Mutant[] = [
         });
       },
     },
+  },
+  {
+    name: 'running-balance-broken',
+    what: "the second posted transaction's running_balance is a cent off",
+    caughtBy: /balances: running_balance chains through the posted transactions/,
+    suites: ['behaviour'],
+    break: {
+      response: (sent, answered) =>
+        void (
+          isPath(sent, transactionsPath) &&
+          editJson(answered, (body) => {
+            const posted = (Array.isArray(body) ? body : []).filter(
+              (t: Json) => t.status === 'posted' && typeof t.running_balance === 'string',
+            ) as Json[];
+            if (posted[1]) posted[1].running_balance = (Number(posted[1].running_balance) + 0.01).toFixed(2);
+            return body;
+          })
+        ),
+    },
+  },
+  {
+    name: 'running-balance-on-pending',
+    what: 'pending transactions carry a running_balance',
+    caughtBy: /balances: running_balance is null for pending and card transactions/,
+    suites: ['behaviour'],
+    break: {
+      response: (sent, answered) =>
+        void (
+          isPath(sent, transactionsPath) &&
+          editJson(answered, (body) => {
+            for (const t of (Array.isArray(body) ? body : []) as Json[]) if (t.status === 'pending') t.running_balance = '0.00';
+            return body;
+          })
+        ),
+    },
+  },
+  {
+    name: 'available-above-ledger',
+    what: 'the available balance is a hundred dollars above the ledger',
+    caughtBy: /balances: available is at most the ledger minus the pending debits/,
+    suites: ['behaviour'],
+    break: {
+      response: (sent, answered) =>
+        void (
+          isPath(sent, /\/balances$/) &&
+          editJson(answered, (body) => {
+            const b = body as Json;
+            if (typeof b.ledger === 'string') b.available = (Number(b.ledger) + 100).toFixed(2);
+            return body;
+          })
+        ),
+    },
+  },
+  {
+    name: 'payment-not-debited',
+    what: "an account's balances read as they were first read",
+    caughtBy: /balances: a payment debits the ledger and available balances at once/,
+    suites: ['behaviour'],
+    break: {
+      response: (sent, answered) => {
+        if (!isPath(sent, /\/balances$/) || answered.status !== 200) return;
+        const key = `${sent.headers.authorization} ${sent.headers['service-version']} ${sent.url.pathname}`;
+        const first = firstBalances.get(key);
+        if (first) answered.body = Buffer.from(first);
+        else firstBalances.set(key, answered.body.toString('utf8'));
+      },
+    },
+  },
+  {
+    name: 'payment-transaction-missing',
+    what: "a page of 20 transactions leaves out the payments' transactions",
+    caughtBy: /balances: a payment appears as a posted transaction at once/,
+    suites: ['behaviour'],
+    break: {
+      response: (sent, answered) =>
+        void (
+          isPath(sent, transactionsPath) &&
+          sent.url.searchParams.get('count') === '20' &&
+          editJson(answered, (body) => (Array.isArray(body) ? body.filter((t: Json) => t.type !== 'zelle') : body))
+        ),
+    },
+  },
+  {
+    name: 'pages-with-a-gap',
+    what: 'a page of 10 or more after `from_id` leaves out its last transaction',
+    caughtBy: /paging: pages joined equal the unpaged list/,
+    suites: ['behaviour'],
+    break: {
+      response: (sent, answered) =>
+        void (
+          isPath(sent, transactionsPath) &&
+          sent.url.searchParams.has('from_id') &&
+          Number(sent.url.searchParams.get('count')) >= 10 &&
+          editJson(answered, (body) => (Array.isArray(body) ? body.slice(0, -1) : body))
+        ),
+    },
+  },
+  {
+    name: 'dead-link',
+    what: "an account's `details` link answers 404",
+    caughtBy: /links: every other link answers 200/,
+    suites: ['behaviour'],
+    break: {
+      response: (sent, answered) => {
+        if (!isPath(sent, /^\/accounts\/[^/]+\/details$/) || answered.status !== 200) return;
+        answered.status = 404;
+        answered.body = Buffer.from(JSON.stringify({ error: { code: 'not_found', message: 'No such account.' } }));
+      },
+    },
+  },
+  {
+    name: 'version-unnamed',
+    what: 'the institutions are answered without `Service-Version`',
+    caughtBy: /versions: the answer names the version/,
+    suites: ['behaviour'],
+    break: { response: (sent, answered) => void (isPath(sent, /^\/institutions$/) && delete answered.headers['service-version']) },
   },
   {
     name: 'ignore-auth',
@@ -204,6 +322,9 @@ export const mutants: Mutant[] = [
     },
   },
 ];
+
+/** Every broken server: the schema's and the rules' first, then one per promise of the prose (promises.ts). */
+export const mutants: Mutant[] = [...schemaAndRules, ...promiseMutants];
 
 /** Checked by every suite of a --quick run: none may fail on it. */
 export const unbroken: Mutant = {
