@@ -54,12 +54,8 @@ function nullableUnions(document: OpenApiDocument, node: unknown = document): vo
     delete schema[keyword];
     const { title: _title, description: _description, ...target } = structuredClone(deref(document, nonNull[0]));
     Object.assign(schema, { ...target, ...schema, nullable: true });
-    // An enum lists every value it allows: under 3.0.3, `nullable` does not add `null` to it. Its constant names
-    // (`x-enum-varnames`) belong to the named schema and would no longer line up with its values.
-    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) {
-      schema.enum = [...schema.enum, null];
-      delete schema['x-enum-varnames'];
-    }
+    // An enum lists every value it allows: under 3.0.3, `nullable` does not add `null` to it.
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
   }
   for (const child of Object.values(schema)) nullableUnions(document, child);
 }

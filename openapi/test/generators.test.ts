@@ -61,6 +61,24 @@ for (const name of documentNames) {
   });
 }
 
+/** Extensions that name generated identifiers for one generator or language: each language names values its own way. */
+const namesForOneLanguage = ['x-enum-varnames', 'x-enumNames', 'x-enum-names', 'x-go-name', 'x-go-type', 'x-java-type'];
+
+/** The JSON pointers of every key of `names` in a document. */
+function pointersOf(node: unknown, names: string[], at = '#'): string[] {
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) => [
+    ...(names.includes(key) ? [`${at}/${key}`] : []),
+    ...pointersOf(value, names, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+  ]);
+}
+
+for (const name of documentNames) {
+  test(`${name}: the generators' variant names no identifier for one language (each generator names enum values its way)`, () => {
+    assert.deepEqual(pointersOf(readVariant(name), namesForOneLanguage), []);
+  });
+}
+
 test('the versions have events, so their variants differ from their bundles', () => {
   assert.ok(Object.keys(eventSchemas(loadBundle('2020-10-12'))).length >= 4);
   assert.ok(Object.keys(eventSchemas(loadBundle('2019-07-01'))).length >= 4);
