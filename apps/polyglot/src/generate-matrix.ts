@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startServer } from '@aggregation/server';
+import { type EnumNames, enumNameProblems, readEnumNames } from './enum-names.ts';
 import { buildOf, matrixReport, readTargets, type TargetDefinition } from './matrix.ts';
 import { clientsDir } from './paths.ts';
 import { RunError } from './run.ts';
@@ -18,6 +19,8 @@ export type MatrixEntry = {
   language: string;
   document: string;
   generated: boolean;
+  /** The names its client gives the values of the checked enums, and whether each is its language's (matrix.yaml). */
+  enumNames?: { names: EnumNames; wrong: string[] };
   compiled: boolean;
   smoke: { passed: number; failed: number };
   target: string;
@@ -64,11 +67,14 @@ async function runTarget(target: TargetDefinition, baseUrl: string): Promise<Mat
   try {
     await build.generate();
     entry.generated = true;
+    const names = readEnumNames(target);
+    entry.enumNames = { names, wrong: enumNameProblems(target, names) };
     await build.compile();
     entry.compiled = true;
     const outcome = await runSmoke(await build.smoke(), baseUrl);
     entry.smoke = countSteps(outcome.steps);
     writeFileSync(join(logsDir, `${target.name}.smoke.log`), outcome.output);
+    if (entry.enumNames.wrong.length) return finish(`enum names: ${entry.enumNames.wrong.join('; ')}`);
     return finish(entry.smoke.failed > 0 ? `smoke: ${outcome.output}` : undefined);
   } catch (error) {
     return finish(describe(error));
@@ -86,6 +92,7 @@ try {
     const outcome = entry.problem ? `FAIL ${entry.problem}` : 'ok';
     console.log(
       `${target.name.padEnd(36)} generated ${entry.generated ? 'yes' : 'no '} compiled ${entry.compiled ? 'yes' : 'no '} ` +
+        `names ${entry.enumNames ? (entry.enumNames.wrong.length ? 'WRONG' : 'ok   ') : '-    '} ` +
         `smoke ${entry.smoke.passed}/${entry.smoke.passed + entry.smoke.failed} ${String(entry.seconds).padStart(6)} s  ${outcome}`,
     );
   }
@@ -100,7 +107,7 @@ const report = [...kept.filter((entry) => !only.includes(entry.target) && order.
   (a, b) => order.indexOf(a.target) - order.indexOf(b.target),
 );
 writeFileSync(matrixReport, `${JSON.stringify(report, null, 2)}\n`);
-const ok = (entry: MatrixEntry) => entry.generated && entry.compiled && entry.smoke.failed === 0;
+const ok = (entry: MatrixEntry) => entry.generated && entry.compiled && entry.smoke.failed === 0 && entry.enumNames?.wrong.length === 0;
 const skipped = entries.filter((entry) => entry.problem?.startsWith('missing tool') && process.env.CI !== 'true');
 const failed = entries.filter((entry) => !ok(entry) && !skipped.includes(entry));
 console.log(`${matrixReport}: ${report.length} targets in ${new Set(report.map((entry) => entry.language)).size} languages (logs in ${logsDir})`);

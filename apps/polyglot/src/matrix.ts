@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { parse } from 'yaml';
+import type { EnumCase } from './enum-names.ts';
 import { generateGoClient } from './go.ts';
 import { cacheDir, configDir, generateFromConfig, generateWithOpenapiGenerator, mavenOptions, readConfig, smokeDir } from './openapi-generator.ts';
 import {
@@ -33,6 +34,8 @@ export type TargetDefinition = {
   command?: string;
   needs: Tool[];
   notes: string;
+  /** How its client writes an enum's value (checked by src/enum-names.ts against the generated sources). */
+  enumValues: { case: EnumCase; written: string; why: string };
 };
 
 export const matrixDefinitions = join(packageDir, 'matrix.yaml');

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { loadGuides } from '@aggregation/docs/guides';
 import { describe, it } from 'vitest';
+import { checkedEnums, enumCases, enumSourceOf, enumValues, expectedName } from '../src/enum-names.ts';
 import { buildOf, readTargets } from '../src/matrix.ts';
 import { openapiGeneratorVersion, readConfig } from '../src/openapi-generator.ts';
 import { packageDir, repoRoot } from '../src/paths.ts';
@@ -66,6 +67,15 @@ describe('the generator matrix (matrix.yaml)', () => {
     assert.ok(target.notes.length > 40);
   });
 
+  it.each(targets)('$name: declares how its language writes an enum value, with an example of it and why', (target) => {
+    const { case: convention, written, why } = target.enumValues;
+    assert.ok(enumCases.includes(convention), `unknown convention ${convention}`);
+    assert.ok(written.endsWith(expectedName(convention, 'PayeeType', 'person')), `${written} is not PayeeType's person in ${convention}`);
+    assert.ok(why.length > 40);
+    // Where the matrix run reads the generated names: inside the generated clients.
+    for (const type of checkedEnums) assert.ok(enumSourceOf(target, type).startsWith(join(repoRoot, 'clients')), type);
+  });
+
   it('the 3.0 variant feeds the generators that do not read 3.1; the others read the generators’ variant', () => {
     for (const target of targets) assert.match(target.document, /^openapi\/dist\/2020-10-12\.(generators|openapi-3\.0)\.json$/);
     assert.equal(targets.find((target) => target.name === 'ogen')?.document, 'openapi/dist/2020-10-12.openapi-3.0.json');
@@ -80,7 +90,23 @@ describe("the docs' guide Generate a client", () => {
       const shown = target.config ? `-g ${readConfig(join(repoRoot, target.config)).generatorName} -i ${target.document}` : target.command!;
       assert.ok(guide.markdown.includes(shown), `${target.name}: the guide does not show ${shown}`);
       for (const tool of target.needs) assert.ok(guide.markdown.includes(installHints[tool]), `${target.name}: ${tool}`);
+      assert.ok(guide.markdown.includes(`\`${target.enumValues.written}\``), `${target.name}: the guide does not show ${target.enumValues.written}`);
     }
+  });
+});
+
+describe('the names of enum values', () => {
+  it('are what each convention makes of a value, of one word or several', () => {
+    const names = (value: string) => enumCases.map((convention) => expectedName(convention, 'PayeeType', value));
+    assert.deepEqual(names('person'), ['PERSON', 'Person', 'PAYEETYPE_PERSON', 'PayeeTypePerson', "'person'"]);
+    assert.deepEqual(names('credit_card'), ['CREDIT_CARD', 'CreditCard', 'PAYEETYPE_CREDIT_CARD', 'PayeeTypeCreditCard', "'credit_card'"]);
+  });
+
+  it('are checked on the enums whose values another enum shares, and one beside them', () => {
+    const values = checkedEnums.map((type) => enumValues(type));
+    const shared = new Set(values.flat().filter((value, i, all) => all.indexOf(value) !== i));
+    assert.deepEqual([...shared].sort(), ['pending', 'person']);
+    assert.deepEqual(enumValues('PaymentSchemeName'), ['zelle']);
   });
 });
 

@@ -21,10 +21,10 @@ func main() {
 	ctx := context.Background()
 
 	response, err := client.CreatePayeeWithResponse(ctx, os.Getenv("ACCOUNT_ID"), nil, aggregation.CreatePayeeRequest{
-		Scheme:  "zelle",
+		Scheme:  aggregation.PaymentSchemeNameZelle,
 		Address: "jane.doe@example.com",
 		Name:    "Jane Doe",
-		Type:    aggregation.PAYEEPERSON,
+		Type:    aggregation.PayeeTypePerson,
 	})
 	if err != nil {
 		log.Fatal(err)

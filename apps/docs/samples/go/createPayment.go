@@ -23,8 +23,8 @@ func main() {
 
 	// One Idempotency-Key per payment: keep it to retry this same payment safely.
 	key := rand.Text()
-	payee := aggregation.PaymentPayeeInput{Scheme: "zelle", Address: "jane.doe@example.com"}
-	name, kind := "Jane Doe", aggregation.PAYEEPERSON
+	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.PaymentSchemeNameZelle, Address: "jane.doe@example.com"}
+	name, kind := "Jane Doe", aggregation.PayeeTypePerson
 	payee.Name, payee.Type = &name, &kind
 	response, err := client.CreatePaymentWithResponse(ctx, os.Getenv("ACCOUNT_ID"),
 		&aggregation.CreatePaymentParams{IdempotencyKey: &key},

@@ -20,7 +20,7 @@ public class CreatePayee {
         .scheme(PaymentSchemeName.ZELLE)
         .address("jane.doe@example.com")
         .name("Jane Doe")
-        .type(PayeeType.PAYEE_PERSON);
+        .type(PayeeType.PERSON);
     // One Idempotency-Key per payee: keep it to retry this same request safely.
     String idempotencyKey = UUID.randomUUID().toString();
     // One answer, two shapes: the payee, or the MFA challenge (a connect_token) when the institution asks for it.

@@ -24,7 +24,7 @@ public class CreatePayment {
             .scheme(PaymentSchemeName.ZELLE)
             .address("jane.doe@example.com")
             .name("Jane Doe")
-            .type(PayeeType.PAYEE_PERSON));
+            .type(PayeeType.PERSON));
     // One Idempotency-Key per payment: keep it to retry this same payment safely.
     String idempotencyKey = UUID.randomUUID().toString();
     PaymentOrMfaChallenge answer = new PaymentsApi(client).createPayment(System.getenv("ACCOUNT_ID"), request, idempotencyKey, null);

@@ -34,7 +34,7 @@ class Payments(unittest.TestCase):
 
     def pay(self, memo: str):
         payee = PaymentPayeeInput(
-            scheme=PaymentSchemeName.ZELLE, address="jane.doe@example.com", name="Jane Doe", type_=PayeeType.PAYEE_PERSON
+            scheme=PaymentSchemeName.ZELLE, address="jane.doe@example.com", name="Jane Doe", type_=PayeeType.PERSON
         )
         body = CreatePaymentRequest(amount="1.00", memo=memo, payee=payee)
         return create_payment.sync_detailed(self.account, client=self.client, body=body, idempotency_key=str(uuid.uuid4()))

@@ -68,8 +68,8 @@ func (c client) Balances(accountID string) (string, string, error) {
 }
 
 func (c client) Pay(accountID, memo string) (scenario.Created, error) {
-	name, kind := "Jane Doe", aggregation.PAYEEPERSON
-	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.Zelle, Address: "jane.doe@example.com", Name: &name, Type: &kind}
+	name, kind := "Jane Doe", aggregation.PayeeTypePerson
+	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.PaymentSchemeNameZelle, Address: "jane.doe@example.com", Name: &name, Type: &kind}
 	key := fmt.Sprintf("smoke-%s-%s", accountID, memo)
 	response, err := c.CreatePaymentWithResponse(ctx, accountID, &aggregation.CreatePaymentParams{IdempotencyKey: &key},
 		aggregation.CreatePaymentJSONRequestBody{Amount: "1.00", Memo: memo, Payee: payee})
@@ -93,7 +93,7 @@ func (c client) Pay(accountID, memo string) (scenario.Created, error) {
 
 func (c client) AddPayee(accountID, name, address string) (scenario.Created, error) {
 	response, err := c.CreatePayeeWithResponse(ctx, accountID, nil, aggregation.CreatePayeeJSONRequestBody{
-		Scheme: aggregation.Zelle, Address: address, Name: name, Type: aggregation.PAYEEPERSON,
+		Scheme: aggregation.PaymentSchemeNameZelle, Address: address, Name: name, Type: aggregation.PayeeTypePerson,
 	})
 	if err := answered(err, err == nil && response.JSON200 != nil, response.Status()); err != nil {
 		return scenario.Created{}, err

@@ -53,12 +53,12 @@ class Client:
         return found.ledger, found.available
 
     def pay(self, account_id, memo):
-        payee = PaymentPayeeInput(scheme=PaymentSchemeName.ZELLE, address="jane.doe@example.com", name="Jane Doe", type_=PayeeType.PAYEE_PERSON)
+        payee = PaymentPayeeInput(scheme=PaymentSchemeName.ZELLE, address="jane.doe@example.com", name="Jane Doe", type_=PayeeType.PERSON)
         body = CreatePaymentRequest(amount="1.00", memo=memo, payee=payee)
         return created(create_payment.sync_detailed(account_id, client=self.client, body=body, idempotency_key=str(uuid.uuid4())))
 
     def add_payee(self, account_id, name, address):
-        body = CreatePayeeRequest(scheme=PaymentSchemeName.ZELLE, address=address, name=name, type_=PayeeType.PAYEE_PERSON)
+        body = CreatePayeeRequest(scheme=PaymentSchemeName.ZELLE, address=address, name=name, type_=PayeeType.PERSON)
         return created(create_payee.sync_detailed(account_id, client=self.client, body=body))
 
     def missing_account(self, account_id):

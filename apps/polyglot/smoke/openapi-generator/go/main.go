@@ -49,8 +49,8 @@ func (c client) Balances(accountID string) (string, string, error) {
 }
 
 func (c client) Pay(accountID, memo string) (scenario.Created, error) {
-	name, kind := "Jane Doe", aggregation.PAYEE_PERSON
-	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.ZELLE, Address: "jane.doe@example.com", Name: &name, Type: &kind}
+	name, kind := "Jane Doe", aggregation.PAYEETYPE_PERSON
+	payee := aggregation.PaymentPayeeInput{Scheme: aggregation.PAYMENTSCHEMENAME_ZELLE, Address: "jane.doe@example.com", Name: &name, Type: &kind}
 	answer, response, err := c.PaymentsAPI.CreatePayment(c.ctx, accountID).
 		CreatePaymentRequest(aggregation.CreatePaymentRequest{Amount: "1.00", Memo: memo, Payee: payee}).
 		IdempotencyKey(fmt.Sprintf("smoke-%s-%s", accountID, memo)).Execute()
@@ -70,7 +70,7 @@ func (c client) Pay(accountID, memo string) (scenario.Created, error) {
 
 func (c client) AddPayee(accountID, name, address string) (scenario.Created, error) {
 	answer, response, err := c.PaymentsAPI.CreatePayee(c.ctx, accountID).CreatePayeeRequest(aggregation.CreatePayeeRequest{
-		Scheme: aggregation.ZELLE, Address: address, Name: name, Type: aggregation.PAYEE_PERSON,
+		Scheme: aggregation.PAYMENTSCHEMENAME_ZELLE, Address: address, Name: name, Type: aggregation.PAYEETYPE_PERSON,
 	}).Execute()
 	if err != nil {
 		return scenario.Created{}, err

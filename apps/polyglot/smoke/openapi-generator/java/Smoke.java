@@ -83,10 +83,10 @@ public class Smoke {
     });
 
     PaymentPayeeInput payee = new PaymentPayeeInput()
-        .scheme(PaymentSchemeName.fromValue("zelle"))
+        .scheme(PaymentSchemeName.ZELLE)
         .address("jane.doe@example.com")
         .name("Jane Doe")
-        .type(PayeeType.fromValue("person"));
+        .type(PayeeType.PERSON);
 
     step("balances", () -> {
       var balances = accounts.getAccountBalances(checking[0], null);
@@ -112,14 +112,14 @@ public class Smoke {
     });
 
     step("payee_mfa", () -> {
-      CreatePayeeRequest request = new CreatePayeeRequest().scheme(PaymentSchemeName.fromValue("zelle")).address("mfa@example.com").name("mfa").type(PayeeType.fromValue("person"));
+      CreatePayeeRequest request = new CreatePayeeRequest().scheme(PaymentSchemeName.ZELLE).address("mfa@example.com").name("mfa").type(PayeeType.PERSON);
       JsonObject node = JsonParser.parseString(JSON.serialize(payments.createPayee(checking[0], request, UUID.randomUUID().toString(), null))).getAsJsonObject();
       check(node.has("connect_token"), "no connect_token in " + node);
       return "challenge with a connect_token";
     });
 
     step("payee", () -> {
-      CreatePayeeRequest request = new CreatePayeeRequest().scheme(PaymentSchemeName.fromValue("zelle")).address("sam.lee@example.com").name("Sam Lee").type(PayeeType.fromValue("person"));
+      CreatePayeeRequest request = new CreatePayeeRequest().scheme(PaymentSchemeName.ZELLE).address("sam.lee@example.com").name("Sam Lee").type(PayeeType.PERSON);
       JsonObject node = JsonParser.parseString(JSON.serialize(payments.createPayee(checking[0], request, UUID.randomUUID().toString(), null))).getAsJsonObject();
       check(node.has("name") && "Sam Lee".equals(node.get("name").getAsString()), "no Payee read: got " + node);
       return "Payee " + node.get("name").getAsString();

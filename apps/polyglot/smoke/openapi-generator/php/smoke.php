@@ -11,7 +11,9 @@ use Aggregation\Client\Api\TransactionsApi;
 use Aggregation\Client\Configuration;
 use Aggregation\Client\Model\CreatePayeeRequest;
 use Aggregation\Client\Model\CreatePaymentRequest;
+use Aggregation\Client\Model\PayeeType;
 use Aggregation\Client\Model\PaymentPayeeInput;
+use Aggregation\Client\Model\PaymentSchemeName;
 use Aggregation\Client\ObjectSerializer;
 
 const PAGE_SIZE = 25;
@@ -80,7 +82,7 @@ step('balances', function () use ($accounts, &$checking) {
     return "ledger {$balances->getLedger()}, available {$balances->getAvailable()}";
 });
 
-$payee = new PaymentPayeeInput(['scheme' => 'zelle', 'address' => 'jane.doe@example.com', 'name' => 'Jane Doe', 'type' => 'person']);
+$payee = new PaymentPayeeInput(['scheme' => PaymentSchemeName::ZELLE, 'address' => 'jane.doe@example.com', 'name' => 'Jane Doe', 'type' => PayeeType::PERSON]);
 $pay = function (string $memo) use ($payments, $payee, &$checking) {
     $request = new CreatePaymentRequest(['amount' => '1.00', 'memo' => $memo, 'payee' => $payee]);
     return $payments->createPaymentWithHttpInfo($checking, $request, bin2hex(random_bytes(16)));
@@ -99,7 +101,7 @@ step('payment', function () use ($pay) {
 });
 
 $createPayee = function (string $name, string $address) use ($payments, &$checking) {
-    $request = new CreatePayeeRequest(['scheme' => 'zelle', 'address' => $address, 'name' => $name, 'type' => 'person']);
+    $request = new CreatePayeeRequest(['scheme' => PaymentSchemeName::ZELLE, 'address' => $address, 'name' => $name, 'type' => PayeeType::PERSON]);
     return $payments->createPayee($checking, $request);
 };
 

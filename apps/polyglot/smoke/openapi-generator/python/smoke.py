@@ -14,7 +14,9 @@ from aggregation_openapi_client import (
     CreatePaymentRequest,
     Error,
     MfaChallenge,
+    PayeeType,
     PaymentPayeeInput,
+    PaymentSchemeName,
     PaymentsApi,
     TransactionsApi,
 )
@@ -47,12 +49,12 @@ class Client:
         return found.ledger, found.available
 
     def pay(self, account_id, memo):
-        payee = PaymentPayeeInput(scheme="zelle", address="jane.doe@example.com", name="Jane Doe", type="person")
+        payee = PaymentPayeeInput(scheme=PaymentSchemeName.ZELLE, address="jane.doe@example.com", name="Jane Doe", type=PayeeType.PERSON)
         request = CreatePaymentRequest(amount="1.00", memo=memo, payee=payee)
         return created(self.payments.create_payment_with_http_info(account_id, request, idempotency_key=str(uuid.uuid4())))
 
     def add_payee(self, account_id, name, address):
-        request = CreatePayeeRequest(scheme="zelle", address=address, name=name, type="person")
+        request = CreatePayeeRequest(scheme=PaymentSchemeName.ZELLE, address=address, name=name, type=PayeeType.PERSON)
         return created(self.payments.create_payee_with_http_info(account_id, request))
 
     def missing_account(self, account_id):

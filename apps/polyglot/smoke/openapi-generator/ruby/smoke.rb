@@ -65,7 +65,7 @@ step('balances') do
   "ledger #{balances.ledger}, available #{balances.available}"
 end
 
-payee = AggregationOpenapiClient::PaymentPayeeInput.new(scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person')
+payee = AggregationOpenapiClient::PaymentPayeeInput.new(scheme: AggregationOpenapiClient::PaymentSchemeName::ZELLE, address: 'jane.doe@example.com', name: 'Jane Doe', type: AggregationOpenapiClient::PayeeType::PERSON)
 pay = lambda do |memo|
   request = AggregationOpenapiClient::CreatePaymentRequest.new(amount: '1.00', memo: memo, payee: payee)
   payments.create_payment_with_http_info(checking, request, idempotency_key: SecureRandom.uuid)
@@ -85,7 +85,7 @@ step('payment') do
 end
 
 create_payee = lambda do |name, address|
-  request = AggregationOpenapiClient::CreatePayeeRequest.new(scheme: 'zelle', address: address, name: name, type: 'person')
+  request = AggregationOpenapiClient::CreatePayeeRequest.new(scheme: AggregationOpenapiClient::PaymentSchemeName::ZELLE, address: address, name: name, type: AggregationOpenapiClient::PayeeType::PERSON)
   payments.create_payee(checking, request)
 end
 

@@ -18,7 +18,7 @@ const configuration = new Configuration({ basePath: baseUrl, username: token, pa
 const accounts = new AccountsApi(configuration);
 const transactions = new TransactionsApi(configuration);
 const payments = new PaymentsApi(configuration);
-const person = { scheme: PaymentSchemeName.Zelle, type: PayeeType.PAYEE_PERSON };
+const person = { scheme: PaymentSchemeName.Zelle, type: PayeeType.Person };
 
 void runScenario({
   listAccounts: async () => (await accounts.listAccounts()).data.map((account) => ({ id: account.id, canPay: Boolean(account.links.payments) })),

@@ -18,7 +18,7 @@ const configuration = new Configuration({ basePath: baseUrl, username: token, pa
 const accounts = new AccountsApi(configuration);
 const transactions = new TransactionsApi(configuration);
 const payments = new PaymentsApi(configuration);
-const person = { scheme: PaymentSchemeName.Zelle, type: PayeeType.PAYEE_PERSON };
+const person = { scheme: PaymentSchemeName.Zelle, type: PayeeType.Person };
 
 /** Both answers of a payment or a payee are one union, read by the fields each branch has (camelCase models). */
 const read = (status: number, answer: object): Created => ({ ...answer, status });

@@ -76,7 +76,7 @@ fun main() {
         "ledger ${balances.ledger}, available ${balances.available}"
     }
 
-    val payee = PaymentPayeeInput(scheme = PaymentSchemeName.zelle, address = "jane.doe@example.com", name = "Jane Doe", type = PayeeType.PAYEE_PERSON)
+    val payee = PaymentPayeeInput(scheme = PaymentSchemeName.ZELLE, address = "jane.doe@example.com", name = "Jane Doe", type = PayeeType.PERSON)
     fun pay(memo: String) =
         payments.createPayment(checking, CreatePaymentRequest(amount = "1.00", memo = memo, payee = payee), idempotencyKey = UUID.randomUUID().toString())
 
@@ -93,7 +93,7 @@ fun main() {
     }
 
     fun addPayee(name: String, address: String) =
-        payments.createPayee(checking, CreatePayeeRequest(scheme = PaymentSchemeName.zelle, address = address, name = name, type = PayeeType.PAYEE_PERSON))
+        payments.createPayee(checking, CreatePayeeRequest(scheme = PaymentSchemeName.ZELLE, address = address, name = name, type = PayeeType.PERSON))
 
     step("payee_mfa") {
         val answer = addPayee("mfa", "mfa@example.com")

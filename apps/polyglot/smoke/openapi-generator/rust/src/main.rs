@@ -30,7 +30,7 @@ fn is_money(value: &str) -> bool {
 fn payee() -> PaymentPayeeInput {
     let mut payee = PaymentPayeeInput::new(PaymentSchemeName::Zelle, "jane.doe@example.com".into());
     payee.name = Some("Jane Doe".into());
-    payee.r#type = Some(PayeeType::PAYEE_PERSON);
+    payee.r#type = Some(PayeeType::Person);
     payee
 }
 
@@ -106,7 +106,7 @@ async fn main() {
     report("payment", outcome, &mut failed);
 
     let create_payee = |name: &'static str, address: &'static str| {
-        let request = CreatePayeeRequest::new(PaymentSchemeName::Zelle, address.into(), name.into(), PayeeType::PAYEE_PERSON);
+        let request = CreatePayeeRequest::new(PaymentSchemeName::Zelle, address.into(), name.into(), PayeeType::Person);
         let key = format!("smoke-{account}-payee-{address}");
         async move { payments_api::create_payee(c, account, request, Some(&key), None).await }
     };
