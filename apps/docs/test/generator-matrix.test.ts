@@ -9,7 +9,9 @@ import { type MatrixEntry, matrixDefinitions, renderGeneratorMatrix } from '../s
 import { loadGuides } from '../src/guides.ts';
 import { docsDir } from '../src/paths.ts';
 
-const { targets } = parse(readFileSync(matrixDefinitions, 'utf8')) as { targets: { name: string; generator: string; language: string }[] };
+const { targets } = parse(readFileSync(matrixDefinitions, 'utf8')) as {
+  targets: { name: string; generator: string; language: string; enumValues: { case: string; written: string } }[];
+};
 
 describe('the guide Generate a client', () => {
   it('without results, shows every target with its command and says the results come from npm run test:generators', () => {
@@ -25,12 +27,26 @@ describe('the guide Generate a client', () => {
     assert.match(markdown, /--type-mappings=AnyType=JsonElement/);
     assert.match(markdown, /-g go .*\n {2}--git-host=aggregation\.example/);
     assert.match(markdown, /go -C apps\/polyglot\/tools tool ogen .*2020-10-12\.openapi-3\.0\.json/);
+    // How each client writes PayeeType's `person`, in the table and in its section.
+    for (const target of targets) {
+      assert.ok(markdown.includes(`| ${target.generator} | \`${target.enumValues.written}\` | ${target.enumValues.case} |`), target.name);
+      assert.ok(markdown.includes(`Enum values: \`${target.enumValues.written}\` is \`person\` of \`PayeeType\``), target.name);
+    }
+    assert.match(markdown, /--enum-class-prefix=true|enumClassPrefix=true/);
   });
 
   it('with results, shows each target as the last run left it, and one that did not run as such', () => {
     const [first, second] = targets;
     const results: MatrixEntry[] = [
-      { target: first!.name, generator: first!.generator, language: first!.language, generated: true, compiled: true, smoke: { passed: 8, failed: 0 } },
+      {
+        target: first!.name,
+        generator: first!.generator,
+        language: first!.language,
+        generated: true,
+        enumNames: { names: { PayeeType: { person: 'Person', business: 'Business' } }, wrong: [] },
+        compiled: true,
+        smoke: { passed: 8, failed: 0 },
+      },
       {
         target: second!.name,
         generator: second!.generator,
@@ -43,9 +59,12 @@ describe('the guide Generate a client', () => {
     ];
     const markdown = renderGeneratorMatrix(matrixDefinitions, results);
     assert.match(markdown, /The last run of `npm run test:generators`: 1 of 2 targets/);
-    assert.ok(markdown.includes(`| ${first!.generator} | ${first!.language} | yes | yes | 8/8 |`));
-    assert.ok(markdown.includes(`| ${second!.generator} | ${second!.language} | yes | no | 0/8 (tsc failed (2)) |`));
-    assert.ok(markdown.includes(`| ${targets[2]!.generator} | ${targets[2]!.language} | not run | | |`));
+    assert.ok(markdown.includes(`| ${first!.generator} | ${first!.language} | yes | as its language writes them | yes | 8/8 |`));
+    assert.ok(markdown.includes(`| ${second!.generator} | ${second!.language} | yes |  | no | 0/8 (tsc failed (2)) |`));
+    assert.ok(markdown.includes(`| ${targets[2]!.generator} | ${targets[2]!.language} | not run | | | |`));
+    // The names the run's client gave, by enum.
+    assert.ok(markdown.includes('| target | PayeeType `person`, `business` |'));
+    assert.ok(markdown.includes(`| ${first!.generator} | \`Person\`, \`Business\` |`));
   });
 
   it('is a guide of the site, its commands shown and never run', () => {
