@@ -2,7 +2,7 @@
 // expected to catch it (a failed testcase of junit.xml whose name matches).
 import type { Mutant } from './mutant.ts';
 import { promiseMutants } from './promises.ts';
-import { editJson, type Sent } from './proxy.ts';
+import { editAnswers, editJson, type Sent } from './proxy.ts';
 
 export type { Mutant } from './mutant.ts';
 
@@ -197,17 +197,10 @@ const schemaAndRules: Mutant[] = [
     caughtBy: /balances: running_balance chains through the posted transactions/,
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          isPath(sent, transactionsPath) &&
-          editJson(answered, (body) => {
-            const posted = (Array.isArray(body) ? body : []).filter(
-              (t: Json) => t.status === 'posted' && typeof t.running_balance === 'string',
-            ) as Json[];
-            if (posted[1]) posted[1].running_balance = (Number(posted[1].running_balance) + 0.01).toFixed(2);
-            return body;
-          })
-        ),
+      response: editAnswers('GET', transactionsPath, (body) => {
+        const posted = (Array.isArray(body) ? body : []).filter((t: Json) => t.status === 'posted' && typeof t.running_balance === 'string') as Json[];
+        if (posted[1]) posted[1].running_balance = (Number(posted[1].running_balance) + 0.01).toFixed(2);
+      }),
     },
   },
   {
@@ -216,14 +209,9 @@ const schemaAndRules: Mutant[] = [
     caughtBy: /balances: running_balance is null for pending and card transactions/,
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          isPath(sent, transactionsPath) &&
-          editJson(answered, (body) => {
-            for (const t of (Array.isArray(body) ? body : []) as Json[]) if (t.status === 'pending') t.running_balance = '0.00';
-            return body;
-          })
-        ),
+      response: editAnswers('GET', transactionsPath, (body) => {
+        for (const t of (Array.isArray(body) ? body : []) as Json[]) if (t.status === 'pending') t.running_balance = '0.00';
+      }),
     },
   },
   {
@@ -232,15 +220,10 @@ const schemaAndRules: Mutant[] = [
     caughtBy: /balances: available is at most the ledger minus the pending debits/,
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          isPath(sent, /\/balances$/) &&
-          editJson(answered, (body) => {
-            const b = body as Json;
-            if (typeof b.ledger === 'string') b.available = (Number(b.ledger) + 100).toFixed(2);
-            return body;
-          })
-        ),
+      response: editAnswers('GET', /\/balances$/, (body) => {
+        const b = body as Json;
+        if (typeof b.ledger === 'string') b.available = (Number(b.ledger) + 100).toFixed(2);
+      }),
     },
   },
   {
@@ -264,12 +247,9 @@ const schemaAndRules: Mutant[] = [
     caughtBy: /balances: a payment appears as a posted transaction at once/,
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          isPath(sent, transactionsPath) &&
-          sent.url.searchParams.get('count') === '20' &&
-          editJson(answered, (body) => (Array.isArray(body) ? body.filter((t: Json) => t.type !== 'zelle') : body))
-        ),
+      response: editAnswers('GET', transactionsPath, (body, sent) =>
+        Array.isArray(body) && sent.url.searchParams.get('count') === '20' ? body.filter((t: Json) => t.type !== 'zelle') : body,
+      ),
     },
   },
   {
@@ -278,13 +258,9 @@ const schemaAndRules: Mutant[] = [
     caughtBy: /paging: pages joined equal the unpaged list/,
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          isPath(sent, transactionsPath) &&
-          sent.url.searchParams.has('from_id') &&
-          Number(sent.url.searchParams.get('count')) >= 10 &&
-          editJson(answered, (body) => (Array.isArray(body) ? body.slice(0, -1) : body))
-        ),
+      response: editAnswers('GET', transactionsPath, (body, sent) =>
+        Array.isArray(body) && sent.url.searchParams.has('from_id') && Number(sent.url.searchParams.get('count')) >= 10 ? body.slice(0, -1) : body,
+      ),
     },
   },
   {

@@ -3,7 +3,7 @@
 import { CURRENT_VERSION } from '@aggregation/openapi/versions';
 import type { Check } from '../../src/behaviour/checks.ts';
 import type { Mutant } from './mutant.ts';
-import { type Answered, editJson, type Sent } from './proxy.ts';
+import { type Answered, editAnswers, editJson, type Sent } from './proxy.ts';
 
 type Json = Record<string, unknown>;
 
@@ -43,6 +43,8 @@ const payment = /^\/accounts\/[^/]+\/payments\/[^/]+$/;
 const transactions = /^\/accounts\/[^/]+\/transactions(\/[^/]+)?$/;
 const account = /^\/accounts\/[^/]+$/;
 const webhook = /^\/sandbox\/webhook$/;
+const secrets = /^\/sandbox\/webhook\/secrets$/;
+const secretsOf = (settings: unknown) => ((settings as Json).secrets ?? []) as Json[];
 
 /** Idempotency keys (with their token) whose request was answered with an MFA challenge. */
 const challengedKeys = new Set<string>();
@@ -77,14 +79,10 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('writes: a payee answers what was sent'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          is(sent, 'POST', payees) &&
-          editJson(answered, (b) => ({
-            ...(b as Json),
-            ...(typeof (b as Json).name === 'string' ? { name: String((b as Json).name).toUpperCase() } : {}),
-          }))
-        ),
+      response: editAnswers('POST', payees, (b) => {
+        const payee = b as Json;
+        if (typeof payee.name === 'string') payee.name = payee.name.toUpperCase();
+      }),
     },
   },
   {
@@ -93,8 +91,9 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('writes: a payment answers what was sent'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (is(sent, 'POST', payments) && answered.status === 202 && editJson(answered, (b) => ({ ...(b as Json), memo: 'edited' }))),
+      response: editAnswers('POST', payments, (b, _sent, answered) => {
+        if (answered.status === 202) (b as Json).memo = 'edited';
+      }),
     },
   },
   {
@@ -102,7 +101,7 @@ export const promiseMutants: Mutant[] = [
     what: 'a payment read alone shows another memo than its answer',
     caughtBy: caught('reads: a payment reads back as answered'),
     suites: ['behaviour'],
-    break: { response: (sent, answered) => void (is(sent, 'GET', payment) && editJson(answered, (b) => ({ ...(b as Json), memo: 'edited' }))) },
+    break: { response: editAnswers('GET', payment, (b) => ({ ...(b as Json), memo: 'edited' })) },
   },
   {
     name: 'known-payee-forgotten',
@@ -110,11 +109,11 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('reads: a known payee is paid by scheme and address alone'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) => {
-        const payee = requestJson(sent)?.payee as Json | undefined;
-        if (!is(sent, 'POST', payments) || answered.status !== 202 || !payee || payee.name !== undefined) return;
-        editJson(answered, (b) => ({ ...(b as Json), payee: { ...((b as Json).payee as Json), name: 'Someone Else' } }));
-      },
+      response: editAnswers('POST', payments, (b, sent, answered) => {
+        const sentPayee = requestJson(sent)?.payee as Json | undefined;
+        const payee = (b as { payee?: Json }).payee;
+        if (answered.status === 202 && sentPayee && sentPayee.name === undefined && payee) payee.name = 'Someone Else';
+      }),
     },
   },
   {
@@ -176,15 +175,14 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('headers: Request-Id on every answer, unique, repeated in error bodies'),
     suites: ['behaviour'],
     break: {
-      response: (_sent, answered) =>
-        void (
-          answered.status >= 400 &&
-          editJson(answered, (b) => {
-            const error = (b as { error?: Json }).error;
-            if (error) error.request_id = 'req_contract_tests_other';
-            return b;
-          })
-        ),
+      response: (_sent, answered) => {
+        if (answered.status < 400) return;
+        editJson(answered, (b) => {
+          const error = (b as { error?: Json }).error;
+          if (error) error.request_id = 'req_contract_tests_other';
+          return b;
+        });
+      },
     },
   },
   {
@@ -199,14 +197,14 @@ export const promiseMutants: Mutant[] = [
     what: '`PUT /sandbox/webhook` answers the URL as none',
     caughtBy: caught('writes: the webhook settings answer the URL set and keep the secrets'),
     suites: ['behaviour'],
-    break: { response: (sent, answered) => void (is(sent, 'PUT', webhook) && editJson(answered, (b) => ({ ...(b as Json), url: null }))) },
+    break: { response: editAnswers('PUT', webhook, (b) => ({ ...(b as Json), url: null })) },
   },
   {
     name: 'webhook-reads-stale',
     what: '`GET /sandbox/webhook` reads the URL as none',
     caughtBy: caught('reads: the webhook settings read back as written'),
     suites: ['behaviour'],
-    break: { response: (sent, answered) => void (is(sent, 'GET', webhook) && editJson(answered, (b) => ({ ...(b as Json), url: null }))) },
+    break: { response: editAnswers('GET', webhook, (b) => ({ ...(b as Json), url: null })) },
   },
   {
     name: 'webhook-settings-shared',
@@ -216,7 +214,7 @@ export const promiseMutants: Mutant[] = [
     break: {
       response: (sent, answered) => {
         if (is(sent, 'PUT', webhook) && answered.status === 200) lastWebhookUrl = requestJson(sent)?.url;
-        else if (is(sent, 'GET', webhook) && lastWebhookUrl !== undefined) editJson(answered, (b) => ({ ...(b as Json), url: lastWebhookUrl }));
+        else if (lastWebhookUrl !== undefined) editAnswers('GET', webhook, (b) => ({ ...(b as Json), url: lastWebhookUrl }))(sent, answered);
       },
     },
   },
@@ -226,15 +224,10 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('writes: a rotation expires the current secret when asked and adds a new current one'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          is(sent, 'POST', /^\/sandbox\/webhook\/secrets$/) &&
-          editJson(answered, (b) => {
-            for (const secret of ((b as Json).secrets ?? []) as Json[])
-              if (typeof secret.expires_at === 'string') secret.expires_at = new Date(Date.parse(secret.expires_at) + 86_400_000).toISOString();
-            return b;
-          })
-        ),
+      response: editAnswers('POST', secrets, (b) => {
+        for (const secret of secretsOf(b))
+          if (typeof secret.expires_at === 'string') secret.expires_at = new Date(Date.parse(secret.expires_at) + 86_400_000).toISOString();
+      }),
     },
   },
   {
@@ -243,14 +236,17 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('webhooks: an event arrives as fired, signed with every live secret'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          (is(sent, 'GET', webhook) || is(sent, 'PUT', webhook) || is(sent, 'POST', /^\/sandbox\/webhook\/secrets$/)) &&
-          editJson(answered, (b) => {
-            for (const secret of ((b as Json).secrets ?? []) as Json[]) secret.secret = [...String(secret.secret)].reverse().join('');
-            return b;
-          })
-        ),
+      response: (sent, answered) => {
+        const backwards = (b: unknown) => {
+          for (const secret of secretsOf(b)) secret.secret = [...String(secret.secret)].reverse().join('');
+        };
+        for (const [method, path] of [
+          ['GET', webhook],
+          ['PUT', webhook],
+          ['POST', secrets],
+        ] as const)
+          editAnswers(method, path, backwards)(sent, answered);
+      },
     },
   },
   {
@@ -266,14 +262,10 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught("consistency: the disconnect's status, the header and the event's reason agree"),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) => {
-        if (!is(sent, 'POST', /^\/sandbox\/events$/) || requestJson(sent)?.payload !== undefined) return;
-        editJson(answered, (b) => {
-          const payload = (b as { payload?: Json }).payload;
-          if (payload && typeof payload.reason === 'string') payload.reason = 'disconnected';
-          return b;
-        });
-      },
+      response: editAnswers('POST', /^\/sandbox\/events$/, (b, sent) => {
+        const payload = (b as { payload?: Json }).payload;
+        if (requestJson(sent)?.payload === undefined && payload && typeof payload.reason === 'string') payload.reason = 'disconnected';
+      }),
     },
   },
   {
@@ -288,9 +280,7 @@ export const promiseMutants: Mutant[] = [
     what: '`GET /sandbox/clock` reads an offset of 0',
     caughtBy: caught('reads: the clock reads back as advanced'),
     suites: ['behaviour'],
-    break: {
-      response: (sent, answered) => void (is(sent, 'GET', /^\/sandbox\/clock$/) && editJson(answered, (b) => ({ ...(b as Json), offset_seconds: 0 }))),
-    },
+    break: { response: editAnswers('GET', /^\/sandbox\/clock$/, (b) => ({ ...(b as Json), offset_seconds: 0 })) },
   },
   {
     name: 'advance-posts-nothing',
@@ -298,22 +288,17 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('reads: advancing the clock posts pending transactions and completes enrichment'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          is(sent, 'GET', transactions) &&
-          editJson(answered, (b) => {
-            for (const t of (Array.isArray(b) ? b : [b]) as { id?: string; status?: unknown; details?: Json }[]) {
-              if (typeof t.id !== 'string') continue;
-              const seen = firstSeen.get(t.id);
-              if (!seen) firstSeen.set(t.id, { status: t.status, processing: t.details?.processing_status });
-              else {
-                t.status = seen.status;
-                if (t.details) t.details.processing_status = seen.processing;
-              }
-            }
-            return b;
-          })
-        ),
+      response: editAnswers('GET', transactions, (b) => {
+        for (const t of (Array.isArray(b) ? b : [b]) as { id?: string; status?: unknown; details?: Json }[]) {
+          if (typeof t.id !== 'string') continue;
+          const seen = firstSeen.get(t.id);
+          if (!seen) firstSeen.set(t.id, { status: t.status, processing: t.details?.processing_status });
+          else {
+            t.status = seen.status;
+            if (t.details) t.details.processing_status = seen.processing;
+          }
+        }
+      }),
     },
   },
   {
@@ -322,11 +307,10 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught("reads: a refresh's new transactions are listed, pending"),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          is(sent, 'POST', /^\/sandbox\/enrollment\/refresh$/) &&
-          editJson(answered, (b) => ({ ...(b as Json), new_transactions: Number((b as Json).new_transactions) + 1 }))
-        ),
+      response: editAnswers('POST', /^\/sandbox\/enrollment\/refresh$/, (b) => ({
+        ...(b as Json),
+        new_transactions: Number((b as Json).new_transactions) + 1,
+      })),
     },
   },
   {
@@ -356,15 +340,10 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('writes: a closed account answers closed with only its self link'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          is(sent, 'POST', /^\/sandbox\/accounts\/[^/]+\/close$/) &&
-          editJson(answered, (b) => {
-            const links = (b as { links?: Json }).links;
-            if (links && typeof links.self === 'string') links.balances = `${links.self}/balances`;
-            return b;
-          })
-        ),
+      response: editAnswers('POST', /^\/sandbox\/accounts\/[^/]+\/close$/, (b) => {
+        const links = (b as { links?: Json }).links;
+        if (links && typeof links.self === 'string') links.balances = `${links.self}/balances`;
+      }),
     },
   },
   {
@@ -431,14 +410,9 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('consistency: an account reads the same in its enrollment, the list and alone'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          is(sent, 'POST', /^\/sandbox\/enrollments$/) &&
-          editJson(answered, (b) => {
-            for (const a of ((b as Json).accounts ?? []) as Json[]) a.name = `${String(a.name)} (new)`;
-            return b;
-          })
-        ),
+      response: editAnswers('POST', /^\/sandbox\/enrollments$/, (b) => {
+        for (const a of ((b as Json).accounts ?? []) as Json[]) a.name = `${String(a.name)} (new)`;
+      }),
     },
   },
   {
@@ -447,13 +421,9 @@ export const promiseMutants: Mutant[] = [
     caughtBy: caught('consistency: every resource of an account names it'),
     suites: ['behaviour'],
     break: {
-      response: (sent, answered) =>
-        void (
-          is(sent, 'GET', /^\/accounts\/[^/]+\/balances$/) &&
-          editJson(answered, (b) =>
-            Array.isArray(b) || typeof (b as Json).account_id !== 'string' ? b : { ...(b as Json), account_id: 'acc_contract_tests_other' },
-          )
-        ),
+      response: editAnswers('GET', /^\/accounts\/[^/]+\/balances$/, (b) => {
+        if (!Array.isArray(b) && typeof (b as Json).account_id === 'string') (b as Json).account_id = 'acc_contract_tests_other';
+      }),
     },
   },
 ];

@@ -86,3 +86,17 @@ export function editJson(answered: Answered, edit: (body: unknown) => unknown): 
   }
   answered.body = Buffer.from(JSON.stringify(edit(body) ?? body));
 }
+
+/**
+ * A break of the JSON answers to `method` requests whose path matches `path`: `edit` changes the parsed body in place,
+ * or returns the body to answer instead.
+ */
+export function editAnswers(
+  method: string,
+  path: RegExp,
+  edit: (body: unknown, sent: Sent, answered: Answered) => unknown,
+): NonNullable<Break['response']> {
+  return (sent, answered) => {
+    if (sent.method === method && path.test(sent.url.pathname)) editJson(answered, (body) => edit(body, sent, answered) ?? body);
+  };
+}

@@ -137,8 +137,10 @@ export function checkHeaders(exchanges: Exchange[], collector: Collector, secret
 
   for (const exchange of exchanges) {
     const document = documentOf(exchange);
-    const matched = validatorOf(document).match(exchange.method, exchange.path);
-    const operation = matched ? `${exchange.method.toUpperCase()} ${matched.path}` : null;
+    // A HEAD answers with the headers of the GET it stands for.
+    const method = exchange.method.toUpperCase() === 'HEAD' ? 'GET' : exchange.method.toUpperCase();
+    const matched = validatorOf(document).match(method, exchange.path);
+    const operation = matched ? `${method} ${matched.path}` : null;
     const declared = declarationsOf(document);
     const responses = operation ? declared.byResponse.get(operation) : undefined;
     const statusKey = responses ? responseKey(Object.fromEntries(responses), exchange.status) : undefined;
