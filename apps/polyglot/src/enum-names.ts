@@ -6,7 +6,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBundle } from '@aggregation/openapi/contract';
-import type { TargetDefinition } from './matrix.ts';
 import { readConfig } from './openapi-generator.ts';
 import { clientsDir, goClientDir, pythonClientDir, repoRoot } from './paths.ts';
 
@@ -69,14 +68,17 @@ const between = (text: string, opening: string, closing: string) => {
 const pairs = (text: string, pattern: RegExp, valueFirst = false): [string, string][] =>
   [...text.matchAll(pattern)].map((match) => (valueFirst ? [match[2]!, match[1]!] : [match[1]!, match[2]!]));
 
+/** What this module needs of a target of matrix.yaml (matrix.ts's TargetDefinition). */
+type Target = { name: string; config?: string; enumValues: { case: EnumCase } };
+
 /** Where a target's client declares an enum, and how its values are written there. */
 type Reader = { file(type: string): string; read(source: string, type: string): [string, string][] };
 
-const configOutput = (target: TargetDefinition) => readConfig(join(repoRoot, target.config!)).outputDir;
+const configOutput = (target: Target) => readConfig(join(repoRoot, target.config!)).outputDir;
 const goConstants = (source: string, type: string) => pairs(source, new RegExp(`^\\s*(\\w+)\\s+${type} = "([^"]*)"`, 'gm'));
 const tsObject = (source: string, type: string) => pairs(between(source, `export const ${type} = {`, '}'), /(\w+): '([^']*)'/g);
 
-function readerOf(target: TargetDefinition): Reader {
+function readerOf(target: Target): Reader {
   const out = () => configOutput(target);
   switch (target.name) {
     case 'openapi-generator-typescript-fetch':
@@ -132,13 +134,13 @@ function readerOf(target: TargetDefinition): Reader {
 }
 
 /** The generated file a target's client declares an enum in. */
-export const enumSourceOf = (target: TargetDefinition, type: CheckedEnum): string => readerOf(target).file(type);
+export const enumSourceOf = (target: Target, type: CheckedEnum): string => readerOf(target).file(type);
 
 /** Each checked enum's values, by value, with the name the client gives it. */
 export type EnumNames = Record<string, Record<string, string>>;
 
 /** The names a target's generated client gives the checked enums' values, as written in its sources. */
-export function readEnumNames(target: TargetDefinition): EnumNames {
+export function readEnumNames(target: Target): EnumNames {
   const reader = readerOf(target);
   return Object.fromEntries(
     checkedEnums.map((type) => {
@@ -153,7 +155,7 @@ export function readEnumNames(target: TargetDefinition): EnumNames {
 }
 
 /** What differs from the target's convention: a value without a name, or named otherwise. */
-export function enumNameProblems(target: TargetDefinition, names: EnumNames): string[] {
+export function enumNameProblems(target: Target, names: EnumNames): string[] {
   const convention = target.enumValues.case;
   return checkedEnums.flatMap((type) =>
     enumValues(type).flatMap((value) => {
