@@ -16,6 +16,8 @@ function exchange(method: string, path: string, status: number, more: Partial<Ex
     url: `http://127.0.0.1:1${path}`,
     requestBody: '',
     status,
+    receivedAt: ids,
+    connection: ids,
     ...more,
     requestHeaders: { authorization: 'Basic dGVzdF90b2tlbl9hOg==', 'service-version': '2020-10-12', ...more.requestHeaders },
     responseHeaders: { 'request-id': id, 'service-version': '2020-10-12', ...more.responseHeaders },

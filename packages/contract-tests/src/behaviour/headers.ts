@@ -131,11 +131,14 @@ export function checkHeaders(exchanges: Exchange[], collector: Collector, secret
   const succeeded = new Set<string>();
   const requestIds = new Map<string, number>();
   for (const exchange of exchanges) {
+    if (exchange.injected) continue;
     const id = exchange.responseHeaders[REQUEST_ID];
     if (id) requestIds.set(id, (requestIds.get(id) ?? 0) + 1);
   }
 
   for (const exchange of exchanges) {
+    // An answer the recorder made itself (a fault round) is not the server's.
+    if (exchange.injected) continue;
     const document = documentOf(exchange);
     // A HEAD answers with the headers of the GET it stands for.
     const method = exchange.method.toUpperCase() === 'HEAD' ? 'GET' : exchange.method.toUpperCase();
