@@ -1,0 +1,163 @@
+// One tool call: the arguments checked against the tool's inputSchema, the HTTP request made of them and sent through
+// the client, and the answer turned into a result: structuredContent (checked against the description) and its text,
+// or an `isError` result that says what went wrong and what to do.
+import { type AggregationClient, ApiError, IDEMPOTENT_REPLAYED_HEADER, isMfaChallenge } from '@aggregation/client';
+import type { ContractValidator, JsonObject } from '@aggregation/openapi/contract';
+import type { ErrorCode } from '@aggregation/openapi/error-codes';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { apiFailure, type ToolFailure, thrownFailure } from './errors.ts';
+import { inlineValue, isObject, renderList, renderObject } from './render.ts';
+import { DEFAULT_TOOL_PAGE, LIST_KEY, NEXT_PAGE_KEY, type ToolDefinition } from './tools.ts';
+
+// ajv-formats is CommonJS; under Node's ESM loader its plugin arrives as the `default` of the default export.
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
+
+/** What every call of one server shares. */
+export type CallContext = {
+  /** Undefined when no token was given: every call then says how to give one. */
+  client: AggregationClient | undefined;
+  baseUrl: string;
+  /** The contract validator of the chosen version's bundle, which checks each answer. */
+  contract: ContractValidator;
+  codes: readonly ErrorCode[];
+  /** What a call answers when there is no client: how to give a token, or why the one given was refused. */
+  noClient: string;
+};
+
+export type ToolOutcome = { result: CallToolResult /** One line for the log. */; summary: string };
+
+type Sent = { data?: unknown; error?: unknown; response: Response };
+type RawClient = { request(method: string, path: string, init: object): Promise<Sent> };
+
+// One validator for every tool's inputSchema; as the contract's, with OpenAPI's keywords (examples, x-*) allowed.
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false, validateSchema: false });
+addFormats(ajv);
+const inputValidators = new WeakMap<ToolDefinition, ValidateFunction>();
+
+function inputValidator(tool: ToolDefinition): ValidateFunction {
+  let validate = inputValidators.get(tool);
+  if (!validate) {
+    validate = ajv.compile(tool.inputSchema);
+    inputValidators.set(tool, validate);
+  }
+  return validate;
+}
+
+/** `count: must be <= 10000`, `(arguments): must have required property 'account_id'`. */
+function describeProblems(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .map((error) => {
+      const at = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : '(arguments)';
+      const extra = error.keyword === 'additionalProperties' ? ` (${String((error.params as { additionalProperty: string }).additionalProperty)})` : '';
+      const allowed = error.keyword === 'enum' ? `: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : '';
+      return `${at}: ${error.message ?? 'is invalid'}${extra}${allowed}`;
+    })
+    .join('; ');
+}
+
+const failed = (failure: ToolFailure): ToolOutcome => ({
+  result: { content: [{ type: 'text', text: failure.text }], isError: true },
+  summary: failure.summary,
+});
+
+/** Calls one tool with its arguments (as the client sent them, not yet checked). */
+export async function callTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, context: CallContext): Promise<ToolOutcome> {
+  const given = args ?? {};
+  // A `__proto__` key of the JSON arguments became the prototype of the object the SDK parsed them into: refused, as
+  // every key that is no argument is.
+  const prototype = Object.getPrototypeOf(given);
+  if (prototype !== Object.prototype && prototype !== null) {
+    return failed({ text: `Invalid arguments for ${tool.name}: __proto__ is no argument`, summary: 'invalid arguments' });
+  }
+  const validate = inputValidator(tool);
+  if (!validate(given)) {
+    return failed({ text: `Invalid arguments for ${tool.name}: ${describeProblems(validate.errors)}`, summary: 'invalid arguments' });
+  }
+  for (const target of tool.arguments) {
+    if (target.in === 'path' && given[target.argument] === '') {
+      return failed({ text: `Invalid arguments for ${tool.name}: ${target.argument} must not be empty`, summary: 'invalid arguments' });
+    }
+  }
+  if (!context.client) return failed({ text: context.noClient, summary: 'no client' });
+
+  const path: Record<string, string> = {};
+  const query: Record<string, unknown> = {};
+  const headers: Record<string, string> = {};
+  const body: JsonObject = {};
+  for (const target of tool.arguments) {
+    if (!Object.hasOwn(given, target.argument)) continue;
+    const value = given[target.argument];
+    if (target.in === 'path') path[target.name] = String(value);
+    else if (target.in === 'query') query[target.name] = value;
+    else if (target.in === 'header') headers[target.name] = String(value);
+    else body[target.name] = value;
+  }
+  // A page asks for one more item than it shows: whether that one came says whether there is a next page.
+  const pageSize = typeof query.count === 'number' ? query.count : DEFAULT_TOOL_PAGE;
+  if (tool.answer === 'page') query.count = tool.maxCount === undefined || pageSize < tool.maxCount ? pageSize + 1 : pageSize;
+
+  const { operation } = tool;
+  const method = operation.method.toUpperCase();
+  const init: { params: object; headers: Record<string, string>; body?: JsonObject } = { params: { path, query }, headers };
+  if (tool.bodyFields.length > 0) init.body = body;
+  let sent: Sent;
+  try {
+    sent = await (context.client.raw as unknown as RawClient).request(method, operation.path, init);
+  } catch (error) {
+    return failed(thrownFailure(error, context.baseUrl));
+  }
+  const { data, error, response } = sent;
+  if (!response.ok) return failed(apiFailure(ApiError.fromResponse(response, error, `${method} ${operation.path}`), context.codes));
+
+  if (tool.answer === 'none') {
+    return {
+      result: { content: [{ type: 'text', text: `${tool.title}: done (${response.status}).` }] },
+      summary: String(response.status),
+    };
+  }
+  const pointer = tool.answerSchemas.get(response.status);
+  const problems =
+    pointer === undefined ? [{ message: `status ${response.status} is not a documented success` }] : context.contract.validateAt(pointer, data);
+  if (problems.length > 0) {
+    return failed({
+      text: `The API's answer (${response.status}) does not match the description, so it is not returned: ${problems.map((p) => p.message).join('; ')}. What to do: check that --base-url names this API and --version a version it serves.`,
+      summary: `${response.status} off the contract`,
+    });
+  }
+
+  const summary = String(response.status);
+  if (tool.answer === 'object') {
+    const structured = data as JsonObject;
+    if (isMfaChallenge(structured))
+      return { result: { content: [{ type: 'text', text: mfaText(tool, given, structured) }], structuredContent: structured }, summary };
+    const replayed = response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
+    const text =
+      renderObject(tool.title, structured) +
+      (replayed ? '\nReplayed: the stored answer of an earlier call with this idempotency_key; nothing was made again.' : '');
+    return { result: { content: [{ type: 'text', text }], structuredContent: structured }, summary: replayed ? `${summary} replayed` : summary };
+  }
+  const items = data as unknown[];
+  const structured: JsonObject = { [LIST_KEY]: items };
+  if (tool.answer === 'page') {
+    const shown = items.slice(0, pageSize);
+    const more = items.length > pageSize || (query.count === pageSize && items.length === pageSize);
+    const last = shown.at(-1);
+    structured[LIST_KEY] = shown;
+    structured[NEXT_PAGE_KEY] = more && isObject(last) && typeof last.id === 'string' ? last.id : null;
+  }
+  return { result: { content: [{ type: 'text', text: renderList(tool.title, structured) }], structuredContent: structured }, summary };
+}
+
+/** What the user must do with a connect token, and how the agent finishes the call afterwards. */
+function mfaText(tool: ToolDefinition, args: Record<string, unknown>, challenge: { connect_token: string }): string {
+  const key = args.idempotency_key === undefined ? '' : ` (${inlineValue(args.idempotency_key)})`;
+  return [
+    'Multi-factor authentication required: the institution asks the user to approve this request. Nothing was created yet.',
+    `connect_token: ${challenge.connect_token}`,
+    `What the user must do: approve it in the enrollment widget, opened with this connect_token (the widget's \`connectToken\` option).`,
+    `Then call ${tool.name} again with the same idempotency_key${key} and the same arguments: once approved, it is carried out, and only once.`,
+  ].join('\n');
+}
