@@ -1,0 +1,153 @@
+// The MCP Inspector's command-line mode (`@modelcontextprotocol/inspector --cli`), a client no one here wrote, against
+// `aggregation-mcp`: over stdio (the Inspector starts the server) it lists the tools and checks their schemas'
+// portability (`--strict`); over Streamable HTTP it calls every reading tool, pages through a history, provokes
+// failures and, with --allow-writes, pays through MFA.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { stopsWithThisProcess } from '@aggregation/test-support';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { bin, type HttpServer, startHttp } from './helpers/mcp.ts';
+import { type Enrollment, type Sandbox, startSandbox } from './helpers/sandbox.ts';
+
+const inspectorDir = dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json'));
+const inspector = join(
+  inspectorDir,
+  (JSON.parse(readFileSync(join(inspectorDir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['mcp-inspector']!,
+);
+// The Inspector keeps a catalog and secrets under the home directory: a home of the test's own.
+const home = mkdtempSync(join(tmpdir(), 'aggregation-mcp-inspector-'));
+
+type Run = { code: number | null; stdout: string; stderr: string; json: any };
+
+/** `mcp-inspector --cli -q --format json <args>`: its exit code and the JSON it printed. */
+function inspect(args: string[]): Promise<Run> {
+  const child = stopsWithThisProcess(
+    spawn(process.execPath, [inspector, '--cli', '-q', '--format', 'json', ...args], { env: { HOME: home, PATH: process.env.PATH ?? '' } }),
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, json: stdout.trim() ? JSON.parse(stdout) : undefined }));
+  });
+}
+
+let sandbox: Sandbox;
+let enrollment: Enrollment;
+let server: HttpServer;
+
+/** A tool call through the Inspector over HTTP, on `to` (default: the read-only server). */
+const call = (tool: string, args: Record<string, unknown> = {}, to: HttpServer = server) =>
+  inspect(['--method', 'tools/call', '--tool-name', tool, '--tool-args-json', JSON.stringify(args), '--server-url', to.url, '--transport', 'http']);
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  enrollment = await sandbox.enroll('username');
+  server = await startHttp({ token: enrollment.token, baseUrl: sandbox.url });
+});
+afterAll(async () => {
+  await server?.stop();
+  await sandbox?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('the MCP Inspector, command-line mode', () => {
+  it('starts the server over stdio and lists its tools, with no schema that it finds unportable', async () => {
+    const run = await inspect([
+      '--method',
+      'tools/list',
+      '--strict',
+      '-e',
+      `AGGREGATION_TOKEN=${enrollment.token}`,
+      '-e',
+      `AGGREGATION_BASE_URL=${sandbox.url}`,
+      '--',
+      process.execPath,
+      bin,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const names = run.json.result.tools.map((tool: { name: string }) => tool.name);
+    assert.equal(names.length, 11);
+    assert.ok(names.includes('list_accounts') && names.includes('list_transactions') && !names.includes('create_payment'));
+  });
+
+  it('calls every reading tool', async () => {
+    const account = enrollment.accounts.find((candidate) => candidate.subtype === 'checking')!;
+    const [transaction] = (await sandbox.api(enrollment.token, `/accounts/${account.id}/transactions?count=1`)).body;
+    const payment = await sandbox.api(enrollment.token, `/accounts/${account.id}/payments`, {
+      method: 'POST',
+      body: { amount: '1.00', memo: 'Tea', payee: { scheme: 'zelle', address: 'sam@example.com', name: 'Sam', type: 'person' } },
+    });
+    const ids: Record<string, string> = { account_id: account.id, transaction_id: transaction.id, payment_id: payment.body.id };
+    const listed = (await inspect(['--method', 'tools/list', '--server-url', server.url, '--transport', 'http'])).json.result.tools as {
+      name: string;
+      inputSchema: { required?: string[] };
+    }[];
+    const runs = await Promise.all(
+      listed.map((tool) => call(tool.name, Object.fromEntries((tool.inputSchema.required ?? []).map((name) => [name, ids[name]!])))),
+    );
+    for (const [index, run] of runs.entries()) {
+      assert.equal(run.code, 0, `${listed[index]!.name}: ${run.stderr}`);
+      assert.equal(run.json.result.isError, undefined, listed[index]!.name);
+      assert.ok(run.json.result.structuredContent, listed[index]!.name);
+    }
+    assert.equal(runs.length, 11);
+  });
+
+  it('pages through a history', async () => {
+    const history = await sandbox.enroll('history.120');
+    const reader = await startHttp({ token: history.token, baseUrl: sandbox.url });
+    try {
+      const account = history.accounts[0]!.id;
+      const seen: string[] = [];
+      let fromId: string | null = null;
+      do {
+        const run: Run = await call('list_transactions', { account_id: account, count: 50, ...(fromId ? { from_id: fromId } : {}) }, reader);
+        assert.equal(run.code, 0, run.stderr);
+        seen.push(...run.json.result.structuredContent.data.map((transaction: { id: string }) => transaction.id));
+        fromId = run.json.result.structuredContent.next_from_id;
+      } while (fromId);
+      const all = (await sandbox.api(history.token, `/accounts/${account}/transactions`)).body.map((transaction: { id: string }) => transaction.id);
+      assert.deepEqual(seen, all);
+    } finally {
+      await reader.stop();
+    }
+  });
+
+  it('sees a documented failure as a tool error, and an unknown tool as unknown', async () => {
+    const missing = await call('get_account', { account_id: 'acc_missing' });
+    assert.notEqual(missing.code, 0);
+    assert.equal(missing.json.result.isError, true);
+    assert.match(missing.json.result.content[0].text, /^404 not_found: .*\nWhat to do: Check the id/s);
+    const unknown = await call('create_payment', {});
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.stderr, /create_payment/);
+  });
+
+  it('pays through MFA with --allow-writes: the connect_token and what to do, then a payment with a new key', async () => {
+    const writer = await startHttp({ token: enrollment.token, baseUrl: sandbox.url, args: ['--allow-writes'] });
+    try {
+      const account_id = enrollment.accounts.find((candidate) => candidate.subtype === 'checking')!.id;
+      const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
+      const challenged = await call(
+        'create_payment',
+        { idempotency_key: crypto.randomUUID(), account_id, amount: '12.00', memo: 'mfa', payee },
+        writer,
+      );
+      assert.equal(challenged.code, 0, challenged.stderr);
+      assert.match(challenged.json.result.structuredContent.connect_token, /\S/);
+      assert.match(challenged.json.result.content[0].text, /What the user must do: approve it in the enrollment widget/);
+      const paid = await call('create_payment', { idempotency_key: crypto.randomUUID(), account_id, amount: '12.00', memo: 'Books', payee }, writer);
+      assert.equal(paid.code, 0, paid.stderr);
+      assert.match(paid.json.result.structuredContent.id, /^pay_/);
+    } finally {
+      await writer.stop();
+    }
+  });
+});
