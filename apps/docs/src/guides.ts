@@ -17,7 +17,7 @@ import { searchForm, searchScript, searchStyle } from './search.ts';
 export const guidesDir = fileURLToPath(new URL('../guides', import.meta.url));
 
 /** The order of the guides in the navigation: getting started first. */
-export const guideOrder = ['quickstart', 'webhooks', 'sandbox', 'errors', 'versioning', 'pagination', 'generate-a-client'] as const;
+export const guideOrder = ['quickstart', 'webhooks', 'sandbox', 'errors', 'versioning', 'pagination', 'generate-a-client', 'agents'] as const;
 
 export type Guide = { name: string; title: string; summary: string; markdown: string; file: string };
 
