@@ -13,6 +13,7 @@ import { client } from './scenarios/client.ts';
 import { history } from './scenarios/history.ts';
 import { historyLoad } from './scenarios/history-load.ts';
 import { integrators } from './scenarios/integrators.ts';
+import { mcp } from './scenarios/mcp.ts';
 import { memory } from './scenarios/memory.ts';
 import { postgres } from './scenarios/postgres.ts';
 import { reads } from './scenarios/reads.ts';
@@ -31,6 +32,7 @@ const scenarios: Record<ScenarioName, (ctx: ReturnType<typeof createContext>) =>
   memory,
   'history-load': historyLoad,
   toolchain,
+  mcp,
 };
 
 const options = parseOptions(process.argv.slice(2));

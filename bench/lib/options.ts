@@ -16,6 +16,7 @@ export const SCENARIOS = [
   'memory',
   'history-load',
   'toolchain',
+  'mcp',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
