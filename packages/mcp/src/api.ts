@@ -1,9 +1,10 @@
-// What talking to the API takes: the client, the contract validator that checks each answer, the declared error codes.
+// What talking to the API takes: the client, the tools' validators (call.ts) and the declared error codes.
 // The server imports this module on its first call, not at start: the client (with undici) and Ajv cost more to load
 // than everything `tools/list` needs.
 import { ApiError, createClient } from '@aggregation/client';
-import { ContractValidator, loadBundle, type Version } from '@aggregation/openapi/contract';
+import { loadBundle } from '@aggregation/openapi/bundles';
 import { type ErrorCode, errorCodesOf } from '@aggregation/openapi/error-codes';
+import type { Version } from '@aggregation/openapi/versions';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { type CallContext, callTool, type ToolOutcome } from './call.ts';
 import { apiFailure, thrownFailure } from './errors.ts';
@@ -65,7 +66,6 @@ export class Api {
     this.context = {
       client,
       baseUrl: options.baseUrl,
-      contract: ContractValidator.shared(options.version),
       codes: errorCodesOf(loadBundle(options.version)) as readonly ErrorCode[],
       noClient: problem ?? NO_TOKEN,
     };

@@ -2,7 +2,7 @@
 // the client, and the answer turned into a result: structuredContent (checked against the description) and its text,
 // or an `isError` result that says what went wrong and what to do.
 import { type AggregationClient, ApiError, IDEMPOTENT_REPLAYED_HEADER, isMfaChallenge } from '@aggregation/client';
-import type { ContractValidator, JsonObject } from '@aggregation/openapi/contract';
+import type { JsonObject } from '@aggregation/openapi/bundles';
 import type { ErrorCode } from '@aggregation/openapi/error-codes';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -20,8 +20,6 @@ export type CallContext = {
   /** Undefined when no token was given: every call then says how to give one. */
   client: AggregationClient | undefined;
   baseUrl: string;
-  /** The contract validator of the chosen version's bundle, which checks each answer. */
-  contract: ContractValidator;
   codes: readonly ErrorCode[];
   /** What a call answers when there is no client: how to give a token, or why the one given was refused. */
   noClient: string;
@@ -32,19 +30,27 @@ export type ToolOutcome = { result: CallToolResult /** One line for the log. */;
 type Sent = { data?: unknown; error?: unknown; response: Response };
 type RawClient = { request(method: string, path: string, init: object): Promise<Sent> };
 
-// One validator for every tool's inputSchema; as the contract's, with OpenAPI's keywords (examples, x-*) allowed.
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false, validateSchema: false });
-addFormats(ajv);
-const inputValidators = new WeakMap<ToolDefinition, ValidateFunction>();
+// The validators of the tools' schemas, compiled on a tool's first call; as the contract's, with OpenAPI's keywords
+// (examples, x-*) allowed. Arguments are checked for every problem, to name them all; answers, whose schema is larger
+// and which are valid but for a defect, stop at the first (three times faster on a page of 100 transactions).
+const validators = { input: new WeakMap<ToolDefinition, ValidateFunction>(), output: new WeakMap<ToolDefinition, ValidateFunction>() };
+const ajvs = {
+  input: new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false, validateSchema: false }),
+  output: new Ajv2020({ strict: false, allErrors: false, validateFormats: true, logger: false, validateSchema: false }),
+};
+addFormats(ajvs.input);
+addFormats(ajvs.output);
 
-function inputValidator(tool: ToolDefinition): ValidateFunction {
-  let validate = inputValidators.get(tool);
+function validatorOf(kind: 'input' | 'output', tool: ToolDefinition, schema: JsonObject): ValidateFunction {
+  let validate = validators[kind].get(tool);
   if (!validate) {
-    validate = ajv.compile(tool.inputSchema);
-    inputValidators.set(tool, validate);
+    validate = ajvs[kind].compile(schema);
+    validators[kind].set(tool, validate);
   }
   return validate;
 }
+const inputValidator = (tool: ToolDefinition) => validatorOf('input', tool, tool.inputSchema);
+const outputValidator = (tool: ToolDefinition) => validatorOf('output', tool, tool.outputSchema ?? {});
 
 /** `count: must be <= 10000`, `(arguments): must have required property 'account_id'`. */
 function describeProblems(errors: ErrorObject[] | null | undefined): string {
@@ -118,37 +124,45 @@ export async function callTool(tool: ToolDefinition, args: Record<string, unknow
       summary: String(response.status),
     };
   }
-  const pointer = tool.answerSchemas.get(response.status);
-  const problems =
-    pointer === undefined ? [{ message: `status ${response.status} is not a documented success` }] : context.contract.validateAt(pointer, data);
-  if (problems.length > 0) {
-    return failed({
-      text: `The API's answer (${response.status}) does not match the description, so it is not returned: ${problems.map((p) => p.message).join('; ')}. What to do: check that --base-url names this API and --version a version it serves.`,
-      summary: `${response.status} off the contract`,
-    });
+  if (!tool.successes.has(response.status) || data === undefined) {
+    return failed(offContract(response.status, `status ${response.status} with ${data === undefined ? 'no body' : 'a body'} is no documented success`));
   }
 
+  let structured: JsonObject;
+  if (tool.answer === 'object') structured = data as JsonObject;
+  else {
+    const items = Array.isArray(data) ? data : [];
+    structured = { [LIST_KEY]: items };
+    if (tool.answer === 'page') {
+      const shown = items.slice(0, pageSize);
+      const more = items.length > pageSize || (query.count === pageSize && items.length === pageSize);
+      const last = shown.at(-1);
+      structured = { [LIST_KEY]: shown, [NEXT_PAGE_KEY]: more && isObject(last) && typeof last.id === 'string' ? last.id : null };
+    }
+  }
+  // What goes out is checked against the outputSchema the tool lists, which is the description's: a server that
+  // answers off the contract (another API at --base-url) gets a clear error, not content the client would refuse.
+  const check = outputValidator(tool);
+  if (!check(structured)) return failed(offContract(response.status, describeProblems(check.errors)));
+
   const summary = String(response.status);
-  if (tool.answer === 'object') {
-    const structured = data as JsonObject;
-    if (isMfaChallenge(structured))
-      return { result: { content: [{ type: 'text', text: mfaText(tool, given, structured) }], structuredContent: structured }, summary };
-    const replayed = response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
-    const text =
-      renderObject(tool.title, structured) +
-      (replayed ? '\nReplayed: the stored answer of an earlier call with this idempotency_key; nothing was made again.' : '');
-    return { result: { content: [{ type: 'text', text }], structuredContent: structured }, summary: replayed ? `${summary} replayed` : summary };
+  if (tool.answer !== 'object')
+    return { result: { content: [{ type: 'text', text: renderList(tool.title, structured) }], structuredContent: structured }, summary };
+  if (isMfaChallenge(structured)) {
+    return { result: { content: [{ type: 'text', text: mfaText(tool, given, structured) }], structuredContent: structured }, summary };
   }
-  const items = data as unknown[];
-  const structured: JsonObject = { [LIST_KEY]: items };
-  if (tool.answer === 'page') {
-    const shown = items.slice(0, pageSize);
-    const more = items.length > pageSize || (query.count === pageSize && items.length === pageSize);
-    const last = shown.at(-1);
-    structured[LIST_KEY] = shown;
-    structured[NEXT_PAGE_KEY] = more && isObject(last) && typeof last.id === 'string' ? last.id : null;
-  }
-  return { result: { content: [{ type: 'text', text: renderList(tool.title, structured) }], structuredContent: structured }, summary };
+  const replayed = response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
+  const text =
+    renderObject(tool.title, structured) +
+    (replayed ? '\nReplayed: the stored answer of an earlier call with this idempotency_key; nothing was made again.' : '');
+  return { result: { content: [{ type: 'text', text }], structuredContent: structured }, summary: replayed ? `${summary} replayed` : summary };
+}
+
+function offContract(status: number, problems: string): ToolFailure {
+  return {
+    text: `The API's answer (${status}) does not match the description, so it is not returned: ${problems}. What to do: check that --base-url names this API and --version a version it serves.`,
+    summary: `${status} off the contract`,
+  };
 }
 
 /** What the user must do with a connect token, and how the agent finishes the call afterwards. */

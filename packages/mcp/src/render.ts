@@ -1,6 +1,6 @@
 // The text beside a result's structuredContent: the same data, compact, for a reader (and for hosts that give a model
 // only the text). One line per item, every field but the links' URLs (a link's name says what the resource offers).
-import type { JsonObject } from '@aggregation/openapi/contract';
+import type { JsonObject } from '@aggregation/openapi/bundles';
 import { LIST_KEY, NEXT_PAGE_KEY } from './tools.ts';
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -44,8 +44,8 @@ export type ToolDefinition = {
   /** The request body is made of these arguments (the body's own fields). */
   bodyFields: string[];
   answer: AnswerShape;
-  /** JSON pointers of the success answers' schemas in the bundle, by status, to check an answer against. */
-  answerSchemas: Map<number, string>;
+  /** The success statuses the description documents for the operation. */
+  successes: Set<number>;
   /** For a page: the most `count` may ask for, from the description (`maximum`), if it sets one. */
   maxCount: number | undefined;
 };
@@ -134,7 +134,7 @@ function toolOf(document: OpenApiDocument, operation: Operation): ToolDefinition
   const inputSchema: JsonObject = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) inputSchema.required = required;
 
-  const { outputSchema, answer, answerSchemas } = outputOf(document, operation, name);
+  const { outputSchema, answer, successes } = outputOf(document, operation, name);
   const pages = answer === 'page';
   const countSchema = pages ? (properties[COUNT] as JsonObject) : undefined;
   return {
@@ -149,7 +149,7 @@ function toolOf(document: OpenApiDocument, operation: Operation): ToolDefinition
     arguments: targets,
     bodyFields,
     answer,
-    answerSchemas,
+    successes,
     maxCount: typeof countSchema?.maximum === 'number' ? countSchema.maximum : undefined,
   };
 }
@@ -163,20 +163,19 @@ function outputOf(
   document: OpenApiDocument,
   operation: Operation,
   name: string,
-): { outputSchema: JsonObject | undefined; answer: AnswerShape; answerSchemas: Map<number, string> } {
-  const successes = operation.responses.filter((response) => /^2\d\d$/.test(response.status));
-  const answerSchemas = new Map<number, string>();
+): { outputSchema: JsonObject | undefined; answer: AnswerShape; successes: Set<number> } {
+  const answers = operation.responses.filter((response) => /^2\d\d$/.test(response.status));
+  const successes = new Set(answers.map((response) => Number(response.status)));
   const schemas: JsonObject[] = [];
   const seen = new Set<string>();
-  for (const response of successes) {
+  for (const response of answers) {
     const media = jsonMedia(response.content);
     if (!media) continue;
-    answerSchemas.set(Number(response.status), media.schemaPointer);
     if (seen.has(media.schemaPointer)) continue;
     seen.add(media.schemaPointer);
     schemas.push(inlineSchema(document, media.schema ?? {}, media.schemaPointer));
   }
-  if (schemas.length === 0) return { outputSchema: undefined, answer: 'none', answerSchemas };
+  if (schemas.length === 0) return { outputSchema: undefined, answer: 'none', successes };
   if (schemas.length > 1) throw new Error(`${name}: its success answers differ in schema; one output schema cannot say which`);
   const schema = schemas[0]!;
   if (typeIs(schema, 'array')) {
@@ -191,12 +190,12 @@ function outputOf(
     return {
       outputSchema: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false },
       answer: paged ? 'page' : 'list',
-      answerSchemas,
+      successes,
     };
   }
-  if (typeIs(schema, 'object')) return { outputSchema: schema, answer: 'object', answerSchemas };
+  if (typeIs(schema, 'object')) return { outputSchema: schema, answer: 'object', successes };
   if (schema.type === undefined && Array.isArray(schema.oneOf ?? schema.anyOf)) {
-    return { outputSchema: { type: 'object', ...schema }, answer: 'object', answerSchemas };
+    return { outputSchema: { type: 'object', ...schema }, answer: 'object', successes };
   }
   throw new Error(`${name}: its answer is neither an object nor an array`);
 }

@@ -290,6 +290,21 @@ describe('bad input gets a clear answer, and the server keeps serving', () => {
     }
   });
 
+  it('an API that answers off the description is a tool error, not content the client would refuse', async () => {
+    const impostor = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.url === '/accounts' ? JSON.stringify([{ id: 5, name: 'Checking' }]) : '{"unexpected": true}');
+    }).listen(0, '127.0.0.1');
+    await once(impostor, 'listening');
+    try {
+      const other = await server(healthy.token, [], `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`);
+      assertToolError(await other.call('list_accounts'), /^The API's answer \(200\) does not match the description/, /data\.0/, /--base-url/);
+      assertToolError(await other.call('get_account', { account_id: 'acc_1' }), /does not match the description/);
+    } finally {
+      impostor.close();
+    }
+  });
+
   it('a malformed line on stdin is skipped, and the session goes on', async () => {
     const transport = (mcp.client as unknown as { _transport: { _process: { stdin: NodeJS.WritableStream } } })._transport;
     transport._process.stdin.write('{"jsonrpc": "2.0", "id": 99, "method": \n');
