@@ -4,7 +4,16 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { assertStructured, assertToolError, type Connected, connectHttp, type HttpServer, startHttp, textOf } from './helpers/mcp.ts';
+import {
+  assertStructured,
+  assertToolError,
+  type Connected,
+  connectHttp,
+  type HttpServer,
+  requiredArguments,
+  startHttp,
+  textOf,
+} from './helpers/mcp.ts';
 import { type Enrollment, type Sandbox, startSandbox } from './helpers/sandbox.ts';
 
 let sandbox: Sandbox;
@@ -62,17 +71,8 @@ describe('over Streamable HTTP', () => {
 
   it('lists the reading tools and calls every one of them', async () => {
     assert.equal(mcp.tools.size, 11);
-    const account = enrollment.accounts.find((candidate) => candidate.subtype === 'checking')!;
-    const [transaction] = (await sandbox.api(enrollment.token, `/accounts/${account.id}/transactions?count=1`)).body;
-    const payment = await sandbox.api(enrollment.token, `/accounts/${account.id}/payments`, {
-      method: 'POST',
-      body: { amount: '1.00', memo: 'Tea', payee: { scheme: 'zelle', address: 'sam@example.com', name: 'Sam', type: 'person' } },
-    });
-    const ids: Record<string, string> = { account_id: account.id, transaction_id: transaction.id, payment_id: payment.body.id };
-    for (const [name, tool] of mcp.tools) {
-      const args = Object.fromEntries(((tool.inputSchema.required as string[] | undefined) ?? []).map((argument) => [argument, ids[argument]!]));
-      assertStructured(tool, await mcp.call(name, args));
-    }
+    const ids = await sandbox.readingIds(enrollment);
+    for (const [name, tool] of mcp.tools) assertStructured(tool, await mcp.call(name, requiredArguments(tool, ids)));
   });
 
   it('pages, and answers a documented failure as a tool error', async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { stopsWithThisProcess } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { bin, type HttpServer, startHttp } from './helpers/mcp.ts';
+import { bin, type HttpServer, requiredArguments, startHttp } from './helpers/mcp.ts';
 import { type Enrollment, type Sandbox, startSandbox } from './helpers/sandbox.ts';
 
 const inspectorDir = dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json'));
@@ -78,20 +78,12 @@ describe('the MCP Inspector, command-line mode', () => {
   });
 
   it('calls every reading tool', async () => {
-    const account = enrollment.accounts.find((candidate) => candidate.subtype === 'checking')!;
-    const [transaction] = (await sandbox.api(enrollment.token, `/accounts/${account.id}/transactions?count=1`)).body;
-    const payment = await sandbox.api(enrollment.token, `/accounts/${account.id}/payments`, {
-      method: 'POST',
-      body: { amount: '1.00', memo: 'Tea', payee: { scheme: 'zelle', address: 'sam@example.com', name: 'Sam', type: 'person' } },
-    });
-    const ids: Record<string, string> = { account_id: account.id, transaction_id: transaction.id, payment_id: payment.body.id };
+    const ids = await sandbox.readingIds(enrollment);
     const listed = (await inspect(['--method', 'tools/list', '--server-url', server.url, '--transport', 'http'])).json.result.tools as {
       name: string;
       inputSchema: { required?: string[] };
     }[];
-    const runs = await Promise.all(
-      listed.map((tool) => call(tool.name, Object.fromEntries((tool.inputSchema.required ?? []).map((name) => [name, ids[name]!])))),
-    );
+    const runs = await Promise.all(listed.map((tool) => call(tool.name, requiredArguments(tool, ids))));
     for (const [index, run] of runs.entries()) {
       assert.equal(run.code, 0, `${listed[index]!.name}: ${run.stderr}`);
       assert.equal(run.json.result.isError, undefined, listed[index]!.name);

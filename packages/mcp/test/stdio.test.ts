@@ -15,7 +15,7 @@ import { machineNode, skipWhenMissing } from '@aggregation/test-support';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { expectedTools, schemaDifferences } from './helpers/expected.ts';
-import { assertStructured, assertToolError, type Connected, connectStdio, textOf } from './helpers/mcp.ts';
+import { assertStructured, assertToolError, type Connected, connectStdio, requiredArguments, textOf } from './helpers/mcp.ts';
 import { type Enrollment, type Sandbox, startSandbox } from './helpers/sandbox.ts';
 
 const codes = errorCodesOf(loadBundle('2020-10-12'));
@@ -99,19 +99,10 @@ describe('tools/list', () => {
 
 describe('every reading tool', () => {
   it("answers with structuredContent that validates against its outputSchema and is the API's own answer", async () => {
-    const account = checking();
-    const [transaction] = (await sandbox.api(healthy.token, `/accounts/${account.id}/transactions?count=1`)).body;
-    const payment = await sandbox.api(healthy.token, `/accounts/${account.id}/payments`, {
-      method: 'POST',
-      body: { amount: '3.00', memo: 'Coffee', payee: { scheme: 'zelle', address: 'sam@example.com', name: 'Sam', type: 'person' } },
-      headers: { 'idempotency-key': crypto.randomUUID() },
-    });
-    assert.equal(payment.status, 202);
-    const ids: Record<string, string> = { account_id: account.id, transaction_id: transaction.id, payment_id: payment.body.id };
+    const ids = await sandbox.readingIds(healthy);
     const called: string[] = [];
     for (const [name, tool] of mcp.tools) {
-      const args = Object.fromEntries(((tool.inputSchema.required as string[] | undefined) ?? []).map((argument) => [argument, ids[argument]!]));
-      const result = await mcp.call(name, args);
+      const result = await mcp.call(name, requiredArguments(tool, ids));
       const structured = assertStructured(tool, result);
       const want = (await expectedTools('2020-10-12')).find((candidate) => candidate.name === name)!;
       const path = want.path.replace(/\{(\w+)\}/g, (_match, argument: string) => ids[argument]!);

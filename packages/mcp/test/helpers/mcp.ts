@@ -104,6 +104,11 @@ export async function connectHttp(server: HttpServer): Promise<Connected> {
   return connected(client, server.log, () => client.close());
 }
 
+/** A tool's required arguments, each from `ids` (`account_id`, `transaction_id`, `payment_id`). */
+export function requiredArguments(tool: { inputSchema: { required?: unknown } }, ids: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(((tool.inputSchema.required as string[] | undefined) ?? []).map((argument) => [argument, ids[argument]!]));
+}
+
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false });
 (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
 

@@ -10,6 +10,11 @@ export type Sandbox = {
   server: RunningServer;
   /** A fresh enrollment of a sandbox test user (`username`, `closed`, `history.250`, ...). */
   enroll(username: string): Promise<Enrollment>;
+  /**
+   * Ids for the required arguments of every reading tool: the enrollment's checking account, its newest transaction,
+   * and a payment made from it for the purpose.
+   */
+  readingIds(enrollment: Enrollment): Promise<Record<string, string>>;
   /** A request to the API as the token's holder: the status and the parsed body. */
   api(
     token: string,
@@ -23,7 +28,7 @@ export async function startSandbox(): Promise<Sandbox> {
   // No webhook deliveries: nothing may leave this machine.
   const server = await startServer({ port: 0, hostname: '127.0.0.1', webhooks: { autostart: false }, logError: () => {} });
   const control = createSandboxClient({ baseUrl: server.url });
-  return {
+  const sandbox: Sandbox = {
     url: server.url,
     server,
     async enroll(username) {
@@ -42,6 +47,18 @@ export async function startSandbox(): Promise<Sandbox> {
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
+    async readingIds(enrollment) {
+      const account = enrollment.accounts.find((candidate) => candidate.subtype === 'checking')!;
+      const [transaction] = (await sandbox.api(enrollment.token, `/accounts/${account.id}/transactions?count=1`)).body;
+      const payment = await sandbox.api(enrollment.token, `/accounts/${account.id}/payments`, {
+        method: 'POST',
+        body: { amount: '1.00', memo: 'Tea', payee: { scheme: 'zelle', address: 'sam@example.com', name: 'Sam', type: 'person' } },
+        headers: { 'idempotency-key': crypto.randomUUID() },
+      });
+      if (payment.status !== 202) throw new Error(`the payment for the reading tools failed: ${JSON.stringify(payment.body)}`);
+      return { account_id: account.id, transaction_id: transaction.id, payment_id: payment.body.id };
+    },
     close: () => server.close(),
   };
+  return sandbox;
 }
