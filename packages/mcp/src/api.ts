@@ -1,7 +1,7 @@
 // What talking to the API takes: the client, the tools' validators (call.ts) and the declared error codes.
 // The server imports this module on its first call, not at start: the client (with undici) and Ajv cost more to load
 // than everything `tools/list` needs.
-import { ApiError, createClient } from '@aggregation/client';
+import { ApiError, createClient, isLiveToken } from '@aggregation/client';
 import { loadBundle } from '@aggregation/openapi/bundles';
 import { type ErrorCode, errorCodesOf } from '@aggregation/openapi/error-codes';
 import type { Version } from '@aggregation/openapi/versions';
@@ -46,7 +46,10 @@ export class Api {
     const token = options.token?.trim();
     let client: CallContext['client'];
     let problem: string | undefined;
-    if (token) {
+    if (token && isLiveToken(token) && (options.cert === undefined || options.key === undefined)) {
+      problem =
+        'A live token (token_...) needs the TLS client certificate issued to your application: start the server with --cert and --key (PEM files).';
+    } else if (token) {
       const line = (message: string) => options.log(message);
       try {
         client = createClient({

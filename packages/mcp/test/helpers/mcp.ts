@@ -19,6 +19,8 @@ export type ServerSettings = {
   args?: string[];
   /** The Node.js that runs the server (default: this one). */
   node?: string;
+  /** More of the server's environment. */
+  env?: Record<string, string>;
 };
 
 export type Connected = {
@@ -36,7 +38,7 @@ function environment(settings: ServerSettings): Record<string, string> {
   // PATH only from this process: the server must work from its own options and these two variables.
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', AGGREGATION_BASE_URL: settings.baseUrl };
   if (settings.token !== undefined) env.AGGREGATION_TOKEN = settings.token;
-  return env;
+  return { ...env, ...settings.env };
 }
 
 async function connected(client: Client, log: () => string, close: () => Promise<void>): Promise<Connected> {
