@@ -1,7 +1,7 @@
 // What talking to the API takes: the client, the tools' validators (call.ts) and the declared error codes.
 // The server imports this module on its first call, not at start: the client (with undici) and Ajv cost more to load
 // than everything `tools/list` needs.
-import { ApiError, createClient, isLiveToken } from '@aggregation/client';
+import { ApiError, createClient, isLiveToken, isSandboxToken } from '@aggregation/client';
 import { loadBundle } from '@aggregation/openapi/bundles';
 import { type ErrorCode, errorCodesOf } from '@aggregation/openapi/error-codes';
 import type { Version } from '@aggregation/openapi/versions';
@@ -69,6 +69,7 @@ export class Api {
     this.context = {
       client,
       baseUrl: options.baseUrl,
+      sandbox: token !== undefined && isSandboxToken(token),
       codes: errorCodesOf(loadBundle(options.version)) as readonly ErrorCode[],
       noClient: problem ?? NO_TOKEN,
     };

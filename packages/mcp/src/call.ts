@@ -21,6 +21,8 @@ export type CallContext = {
   client: AggregationClient | undefined;
   baseUrl: string;
   codes: readonly ErrorCode[];
+  /** The token is a sandbox token (`test_token_...`): an MFA answer says how the sandbox approves it. */
+  sandbox: boolean;
   /** What a call answers when there is no client: how to give a token, or why the one given was refused. */
   noClient: string;
 };
@@ -148,10 +150,11 @@ export async function callTool(tool: ToolDefinition, args: Record<string, unknow
   const summary = String(response.status);
   if (tool.answer !== 'object')
     return { result: { content: [{ type: 'text', text: renderList(tool.title, structured) }], structuredContent: structured }, summary };
-  if (isMfaChallenge(structured)) {
-    return { result: { content: [{ type: 'text', text: mfaText(tool, given, structured) }], structuredContent: structured }, summary };
-  }
   const replayed = response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
+  if (isMfaChallenge(structured)) {
+    const text = mfaText(tool, given, structured, { replayed, sandbox: context.sandbox });
+    return { result: { content: [{ type: 'text', text }], structuredContent: structured }, summary: `${summary} mfa` };
+  }
   const text =
     renderObject(tool.title, structured) +
     (replayed ? '\nReplayed: the stored answer of an earlier call with this idempotency_key; nothing was made again.' : '');
@@ -166,12 +169,24 @@ function offContract(status: number, problems: string): ToolFailure {
 }
 
 /** What the user must do with a connect token, and how the agent finishes the call afterwards. */
-function mfaText(tool: ToolDefinition, args: Record<string, unknown>, challenge: { connect_token: string }): string {
+function mfaText(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  challenge: { connect_token: string },
+  answer: { replayed: boolean; sandbox: boolean },
+): string {
   const key = args.idempotency_key === undefined ? '' : ` (${inlineValue(args.idempotency_key)})`;
   return [
-    'Multi-factor authentication required: the institution asks the user to approve this request. Nothing was created yet.',
+    answer.replayed
+      ? 'Still waiting for the user: this request needs their approval (multi-factor authentication), which has not come yet. Nothing was created yet.'
+      : 'Multi-factor authentication required: the institution asks the user to approve this request. Nothing was created yet.',
     `connect_token: ${challenge.connect_token}`,
     `What the user must do: approve it in the enrollment widget, opened with this connect_token (the widget's \`connectToken\` option).`,
     `Then call ${tool.name} again with the same idempotency_key${key} and the same arguments: once approved, it is carried out, and only once.`,
+    ...(answer.sandbox
+      ? [
+          `In the sandbox, the developer can approve it as the user would: POST /sandbox/connect_tokens/${challenge.connect_token}/approve with the sandbox token.`,
+        ]
+      : []),
   ].join('\n');
 }

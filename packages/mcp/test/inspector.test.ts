@@ -122,22 +122,26 @@ describe('the MCP Inspector, command-line mode', () => {
     assert.match(unknown.stderr, /create_payment/);
   });
 
-  it('pays through MFA with --allow-writes: the connect_token and what to do, then a payment with a new key', async () => {
+  it('pays through MFA with --allow-writes: the connect_token and what to do, then, once approved, the same call pays once', async () => {
     const writer = await startHttp({ token: enrollment.token, baseUrl: sandbox.url, args: ['--allow-writes'] });
     try {
       const account_id = enrollment.accounts.find((candidate) => candidate.subtype === 'checking')!.id;
       const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
-      const challenged = await call(
-        'create_payment',
-        { idempotency_key: crypto.randomUUID(), account_id, amount: '12.00', memo: 'mfa', payee },
-        writer,
-      );
+      const args = { idempotency_key: crypto.randomUUID(), account_id, amount: '12.00', memo: 'mfa', payee };
+      const challenged = await call('create_payment', args, writer);
       assert.equal(challenged.code, 0, challenged.stderr);
-      assert.match(challenged.json.result.structuredContent.connect_token, /\S/);
+      const connectToken = challenged.json.result.structuredContent.connect_token as string;
       assert.match(challenged.json.result.content[0].text, /What the user must do: approve it in the enrollment widget/);
-      const paid = await call('create_payment', { idempotency_key: crypto.randomUUID(), account_id, amount: '12.00', memo: 'Books', payee }, writer);
+      const approved = await sandbox.api(enrollment.token, `/sandbox/connect_tokens/${connectToken}/approve`, { method: 'POST' });
+      assert.equal(approved.status, 200);
+      const paid = await call('create_payment', args, writer);
       assert.equal(paid.code, 0, paid.stderr);
-      assert.match(paid.json.result.structuredContent.id, /^pay_/);
+      const payment = paid.json.result.structuredContent;
+      assert.match(payment.id, /^pay_/);
+      const again = await call('create_payment', args, writer);
+      assert.equal(again.json.result.structuredContent.id, payment.id);
+      const made = (await sandbox.api(enrollment.token, `/accounts/${account_id}/payments`)).body.filter((p: { id: string }) => p.id === payment.id);
+      assert.equal(made.length, 1);
     } finally {
       await writer.stop();
     }

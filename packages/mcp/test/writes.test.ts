@@ -109,6 +109,55 @@ describe('a payment', () => {
   });
 });
 
+describe('a payment through MFA', () => {
+  it('is made once the user approved it: the same call with the same key pays, once, and then replays', async () => {
+    const before = (await payments()).length;
+    const args = { idempotency_key: crypto.randomUUID(), account_id: checking().id, amount: '15.00', memo: 'mfa', payee };
+    const challenged = await mcp.call('create_payment', args);
+    const { connect_token: connectToken } = assertStructured(mcp.tools.get('create_payment')!, challenged);
+    assert.ok(textOf(challenged).includes(`POST /sandbox/connect_tokens/${connectToken}/approve`), textOf(challenged));
+    // Until the user approves, the same call answers the same challenge, and pays nothing.
+    const waiting = await mcp.call('create_payment', args);
+    assert.deepEqual(waiting.structuredContent, { connect_token: connectToken });
+    assert.match(textOf(waiting), /^Still waiting for the user/);
+    assert.equal((await payments()).length, before);
+
+    // The user approves it (here through the sandbox's control API, as the widget would).
+    const approved = await sandbox.api(enrollment.token, `/sandbox/connect_tokens/${connectToken}/approve`, { method: 'POST' });
+    assert.equal(approved.body.status, 'approved');
+
+    const paid = assertStructured(mcp.tools.get('create_payment')!, await mcp.call('create_payment', args));
+    assert.match(paid.id, /^pay_/);
+    assert.equal(paid.amount, '15.00');
+    const replayed = await mcp.call('create_payment', args);
+    assert.deepEqual(replayed.structuredContent, paid);
+    assert.match(textOf(replayed), /Replayed/);
+    const after = await payments();
+    assert.equal(after.length, before + 1);
+    assert.equal(after.filter((payment) => payment.id === paid.id).length, 1);
+  });
+
+  it('for a user whose every payment needs approval (mfa.payments), likewise', async () => {
+    const user = await sandbox.enroll('mfa.payments');
+    const writer = await connectStdio({ token: user.token, baseUrl: sandbox.url, args: ['--allow-writes'] });
+    try {
+      const account_id = user.accounts.find((account) => account.links.payments)!.id;
+      const args = { idempotency_key: crypto.randomUUID(), account_id, amount: '9.00', memo: 'Groceries', payee };
+      const { connect_token: connectToken } = assertStructured(writer.tools.get('create_payment')!, await writer.call('create_payment', args));
+      await sandbox.api(user.token, `/sandbox/connect_tokens/${connectToken}/approve`, { method: 'POST' });
+      const paid = assertStructured(writer.tools.get('create_payment')!, await writer.call('create_payment', args));
+      assert.equal(paid.memo, 'Groceries');
+      const listed = (await sandbox.api(user.token, `/accounts/${account_id}/payments`)).body as { id: string }[];
+      assert.deepEqual(
+        listed.map((payment) => payment.id),
+        [paid.id],
+      );
+    } finally {
+      await writer.close();
+    }
+  });
+});
+
 describe('a payee', () => {
   it('is created with its key, and one named mfa answers with a connect_token', async () => {
     const created = assertStructured(
