@@ -71,26 +71,26 @@ const failed = (failure: ToolFailure): ToolOutcome => ({
   summary: failure.summary,
 });
 
-/** Calls one tool with its arguments (as the client sent them, not yet checked). */
-export async function callTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, context: CallContext): Promise<ToolOutcome> {
-  const given = args ?? {};
+/** Why the arguments cannot be used, naming each problem; undefined when they can. */
+function argumentProblem(tool: ToolDefinition, given: Record<string, unknown>): string | undefined {
   // A `__proto__` key of the JSON arguments became the prototype of the object the SDK parsed them into: refused, as
   // every key that is no argument is.
   const prototype = Object.getPrototypeOf(given);
-  if (prototype !== Object.prototype && prototype !== null) {
-    return failed({ text: `Invalid arguments for ${tool.name}: __proto__ is no argument`, summary: 'invalid arguments' });
-  }
+  if (prototype !== Object.prototype && prototype !== null) return '__proto__ is no argument';
   const validate = inputValidator(tool);
-  if (!validate(given)) {
-    return failed({ text: `Invalid arguments for ${tool.name}: ${describeProblems(validate.errors)}`, summary: 'invalid arguments' });
-  }
-  for (const target of tool.arguments) {
-    if (target.in === 'path' && given[target.argument] === '') {
-      return failed({ text: `Invalid arguments for ${tool.name}: ${target.argument} must not be empty`, summary: 'invalid arguments' });
-    }
-  }
-  if (!context.client) return failed({ text: context.noClient, summary: 'no client' });
+  if (!validate(given)) return describeProblems(validate.errors);
+  // An empty path parameter would name another operation (`/accounts/` is not `/accounts/{account_id}`).
+  const empty = tool.arguments.find((target) => target.in === 'path' && given[target.argument] === '');
+  return empty ? `${empty.argument} must not be empty` : undefined;
+}
 
+type Request = {
+  init: { params: { path: object; query: Record<string, unknown> }; headers: Record<string, string>; body?: JsonObject };
+  pageSize: number;
+};
+
+/** The HTTP request the arguments make: each in its place (path, query, header, body), and a page's size. */
+function requestOf(tool: ToolDefinition, given: Record<string, unknown>): Request {
   const path: Record<string, string> = {};
   const query: Record<string, unknown> = {};
   const headers: Record<string, string> = {};
@@ -106,59 +106,59 @@ export async function callTool(tool: ToolDefinition, args: Record<string, unknow
   // A page asks for one more item than it shows: whether that one came says whether there is a next page.
   const pageSize = typeof query.count === 'number' ? query.count : DEFAULT_TOOL_PAGE;
   if (tool.answer === 'page') query.count = tool.maxCount === undefined || pageSize < tool.maxCount ? pageSize + 1 : pageSize;
-
-  const { operation } = tool;
-  const method = operation.method.toUpperCase();
-  const init: { params: object; headers: Record<string, string>; body?: JsonObject } = { params: { path, query }, headers };
+  const init: Request['init'] = { params: { path, query }, headers };
   if (tool.bodyFields.length > 0) init.body = body;
+  return { init, pageSize };
+}
+
+/** The answer's data as the tool gives it: an object as it is, an array under `data`, a page with `next_from_id`. */
+function structuredOf(tool: ToolDefinition, data: unknown, request: Request): JsonObject {
+  if (tool.answer === 'object') return data as JsonObject;
+  const items = Array.isArray(data) ? data : [];
+  if (tool.answer !== 'page') return { [LIST_KEY]: items };
+  const { pageSize } = request;
+  const shown = items.slice(0, pageSize);
+  const more = items.length > pageSize || (request.init.params.query.count === pageSize && items.length === pageSize);
+  const last = shown.at(-1);
+  return { [LIST_KEY]: shown, [NEXT_PAGE_KEY]: more && isObject(last) && typeof last.id === 'string' ? last.id : null };
+}
+
+/** Calls one tool with its arguments (as the client sent them, not yet checked). */
+export async function callTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, context: CallContext): Promise<ToolOutcome> {
+  const given = args ?? {};
+  const problem = argumentProblem(tool, given);
+  if (problem) return failed({ text: `Invalid arguments for ${tool.name}: ${problem}`, summary: 'invalid arguments' });
+  if (!context.client) return failed({ text: context.noClient, summary: 'no client' });
+
+  const request = requestOf(tool, given);
+  const method = tool.operation.method.toUpperCase();
   let sent: Sent;
   try {
-    sent = await (context.client.raw as unknown as RawClient).request(method, operation.path, init);
+    sent = await (context.client.raw as unknown as RawClient).request(method, tool.operation.path, request.init);
   } catch (error) {
     return failed(thrownFailure(error, context.baseUrl));
   }
   const { data, error, response } = sent;
-  if (!response.ok) return failed(apiFailure(ApiError.fromResponse(response, error, `${method} ${operation.path}`), context.codes));
-
-  if (tool.answer === 'none') {
-    return {
-      result: { content: [{ type: 'text', text: `${tool.title}: done (${response.status}).` }] },
-      summary: String(response.status),
-    };
-  }
+  if (!response.ok) return failed(apiFailure(ApiError.fromResponse(response, error, `${method} ${tool.operation.path}`), context.codes));
+  const summary = String(response.status);
+  if (tool.answer === 'none') return { result: { content: [{ type: 'text', text: `${tool.title}: done (${response.status}).` }] }, summary };
   if (!tool.successes.has(response.status) || data === undefined) {
     return failed(offContract(response.status, `status ${response.status} with ${data === undefined ? 'no body' : 'a body'} is no documented success`));
   }
 
-  let structured: JsonObject;
-  if (tool.answer === 'object') structured = data as JsonObject;
-  else {
-    const items = Array.isArray(data) ? data : [];
-    structured = { [LIST_KEY]: items };
-    if (tool.answer === 'page') {
-      const shown = items.slice(0, pageSize);
-      const more = items.length > pageSize || (query.count === pageSize && items.length === pageSize);
-      const last = shown.at(-1);
-      structured = { [LIST_KEY]: shown, [NEXT_PAGE_KEY]: more && isObject(last) && typeof last.id === 'string' ? last.id : null };
-    }
-  }
+  const structured = structuredOf(tool, data, request);
   // What goes out is checked against the outputSchema the tool lists, which is the description's: a server that
   // answers off the contract (another API at --base-url) gets a clear error, not content the client would refuse.
   const check = outputValidator(tool);
   if (!check(structured)) return failed(offContract(response.status, describeProblems(check.errors)));
-
-  const summary = String(response.status);
-  if (tool.answer !== 'object')
-    return { result: { content: [{ type: 'text', text: renderList(tool.title, structured) }], structuredContent: structured }, summary };
+  const result = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], structuredContent: structured });
+  if (tool.answer !== 'object') return { result: result(renderList(tool.title, structured)), summary };
   const replayed = response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
-  if (isMfaChallenge(structured)) {
-    const text = mfaText(tool, given, structured, { replayed, sandbox: context.sandbox });
-    return { result: { content: [{ type: 'text', text }], structuredContent: structured }, summary: `${summary} mfa` };
-  }
-  const text =
-    renderObject(tool.title, structured) +
-    (replayed ? '\nReplayed: the stored answer of an earlier call with this idempotency_key; nothing was made again.' : '');
-  return { result: { content: [{ type: 'text', text }], structuredContent: structured }, summary: replayed ? `${summary} replayed` : summary };
+  if (isMfaChallenge(structured))
+    return { result: result(mfaText(tool, given, structured, { replayed, sandbox: context.sandbox })), summary: `${summary} mfa` };
+  if (!replayed) return { result: result(renderObject(tool.title, structured)), summary };
+  const note = '\nReplayed: the stored answer of an earlier call with this idempotency_key; nothing was made again.';
+  return { result: result(renderObject(tool.title, structured) + note), summary: `${summary} replayed` };
 }
 
 function offContract(status: number, problems: string): ToolFailure {
