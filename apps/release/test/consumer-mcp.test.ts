@@ -9,7 +9,11 @@ import { stopOnExit } from '@aggregation/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { HANG_GUARD_MS } from '../../../vitest.shared.ts';
 import { cleanEnv, installPacked, run, temporaryDir } from './support/project.ts';
+
+// No request timed out short of the tests' hang guard (the SDK gives each 60 s): a loaded machine only makes it slower.
+const patient = { timeout: HANG_GUARD_MS };
 
 describe('aggregation-mcp, installed in an empty project', () => {
   let project: string;
@@ -38,7 +42,7 @@ describe('aggregation-mcp, installed in an empty project', () => {
     );
     const transport = new StdioClientTransport({ command: 'npx', args: ['--no-install', 'aggregation-mcp'], cwd: project, env, stderr: 'pipe' });
     client = new Client({ name: 'mcp-consumer', version: '1.0.0' });
-    await client.connect(transport);
+    await client.connect(transport, patient);
     forget = stopOnExit(() => transport.pid && process.kill(transport.pid, 'SIGKILL'));
   });
 
@@ -50,10 +54,10 @@ describe('aggregation-mcp, installed in an empty project', () => {
   });
 
   it('lists the reading tools and calls list_accounts through the official client', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await client.listTools(undefined, patient);
     assert.equal(tools.length, 11);
     assert.ok(!tools.some((tool) => tool.name === 'create_payment'));
-    const result = await client.callTool({ name: 'list_accounts', arguments: {} });
+    const result = await client.callTool({ name: 'list_accounts', arguments: {} }, undefined, patient);
     assert.notEqual(result.isError, true, JSON.stringify(result));
     const data = (result.structuredContent as { data: { id: string }[] }).data;
     assert.deepEqual(
@@ -63,7 +67,7 @@ describe('aggregation-mcp, installed in an empty project', () => {
   });
 
   it('offers the docs it was packed with as resources', async () => {
-    const { contents } = await client.readResource({ uri: 'aggregation://docs/guides/agents.md' });
+    const { contents } = await client.readResource({ uri: 'aggregation://docs/guides/agents.md' }, patient);
     assert.match((contents[0] as { text: string }).text, /^# Agents \(MCP\)/);
   });
 

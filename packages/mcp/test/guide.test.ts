@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeBlocksOf, loadGuides } from '@aggregation/docs/guides';
 import { stopOnExit, stopsWithThisProcess } from '@aggregation/test-support';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { buildProgram } from '../src/cli.ts';
 import { AggregationMcp } from '../src/index.ts';
-import { assertStructured } from './helpers/mcp.ts';
+import { assertStructured, patientClient } from './helpers/mcp.ts';
 import { type Enrollment, type Sandbox, startSandbox } from './helpers/sandbox.ts';
 
 const repository = fileURLToPath(new URL('../../../', import.meta.url));
@@ -52,7 +51,7 @@ describe('the Agents guide', () => {
     // The placeholders, filled in as the reader would.
     const env = { ...entry.env, AGGREGATION_BASE_URL: sandbox.url, AGGREGATION_TOKEN: enrollment.token, PATH: process.env.PATH ?? '', HOME: home };
     const transport = new StdioClientTransport({ command: entry.command!, args: entry.args!, env, cwd: repository, stderr: 'pipe' });
-    const client = new Client({ name: 'guide', version: '1.0.0' });
+    const client = patientClient('guide');
     await client.connect(transport);
     const forget = stopOnExit(() => transport.pid && process.kill(transport.pid, 'SIGKILL'));
     try {
@@ -70,7 +69,11 @@ describe('the Agents guide', () => {
   });
 
   it('its Inspector command lists the accounts', async () => {
-    const command = blocks.find((block) => block.source.includes('@modelcontextprotocol/inspector'))!.source;
+    const printed = blocks.find((block) => block.source.includes('@modelcontextprotocol/inspector'))!.source;
+    // As printed, but with no limit on how long the server may take to start (the Inspector's default is 15 s), which
+    // a loaded machine can exceed.
+    const command = printed.replace(' --cli ', ' --cli --connect-timeout 0 ');
+    assert.notEqual(command, printed);
     const child = stopsWithThisProcess(
       spawn('sh', ['-c', command], {
         cwd: repository,

@@ -4,12 +4,13 @@
 // failures and, with --allow-writes, pays through MFA.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { stopsWithThisProcess } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { HANG_GUARD_MS } from '../../../vitest.shared.ts';
 import { bin, type HttpServer, requiredArguments, startHttp } from './helpers/mcp.ts';
 import { type Enrollment, type Sandbox, startSandbox } from './helpers/sandbox.ts';
 
@@ -20,13 +21,33 @@ const inspector = join(
 );
 // The Inspector keeps a catalog and secrets under the home directory: a home of the test's own.
 const home = mkdtempSync(join(tmpdir(), 'aggregation-mcp-inspector-'));
+const configFile = join(home, 'servers.json');
 
 type Run = { code: number | null; stdout: string; stderr: string; json: any };
+type Entry = { command: string; args: string[]; env: Record<string, string> } | { type: 'streamable-http'; url: string };
 
-/** `mcp-inspector --cli -q --format json <args>`: its exit code and the JSON it printed. */
+/**
+ * The servers the Inspector reaches, as a session config (`--config`): each with no limit on connecting (the Inspector's
+ * default is 15 s) and the tests' hang guard on each request (the SDK's default is 60 s), which a loaded machine can
+ * exceed.
+ */
+const servers = new Map<string, Entry>();
+function writeConfig(): void {
+  const entries = Object.fromEntries([...servers].map(([name, entry]) => [name, { ...entry, connectionTimeout: 0, requestTimeout: HANG_GUARD_MS }]));
+  writeFileSync(configFile, JSON.stringify({ mcpServers: entries }, null, 2));
+}
+const httpEntry = (name: string, server: HttpServer): string => {
+  servers.set(name, { type: 'streamable-http', url: server.url });
+  writeConfig();
+  return name;
+};
+
+/** `mcp-inspector --cli -q --format json --config <servers> <args>`: its exit code and the JSON it printed. */
 function inspect(args: string[]): Promise<Run> {
   const child = stopsWithThisProcess(
-    spawn(process.execPath, [inspector, '--cli', '-q', '--format', 'json', ...args], { env: { HOME: home, PATH: process.env.PATH ?? '' } }),
+    spawn(process.execPath, [inspector, '--cli', '-q', '--format', 'json', '--config', configFile, ...args], {
+      env: { HOME: home, PATH: process.env.PATH ?? '' },
+    }),
   );
   let stdout = '';
   let stderr = '';
@@ -42,14 +63,17 @@ let sandbox: Sandbox;
 let enrollment: Enrollment;
 let server: HttpServer;
 
-/** A tool call through the Inspector over HTTP, on `to` (default: the read-only server). */
-const call = (tool: string, args: Record<string, unknown> = {}, to: HttpServer = server) =>
-  inspect(['--method', 'tools/call', '--tool-name', tool, '--tool-args-json', JSON.stringify(args), '--server-url', to.url, '--transport', 'http']);
+/** A tool call through the Inspector, on the server its config names `to` (default: the read-only one, over HTTP). */
+const call = (tool: string, args: Record<string, unknown> = {}, to = 'read') =>
+  inspect(['--server', to, '--method', 'tools/call', '--tool-name', tool, '--tool-args-json', JSON.stringify(args)]);
 
 beforeAll(async () => {
   sandbox = await startSandbox();
   enrollment = await sandbox.enroll('username');
   server = await startHttp({ token: enrollment.token, baseUrl: sandbox.url });
+  httpEntry('read', server);
+  servers.set('stdio', { command: process.execPath, args: [bin], env: { AGGREGATION_TOKEN: enrollment.token, AGGREGATION_BASE_URL: sandbox.url } });
+  writeConfig();
 });
 afterAll(async () => {
   await server?.stop();
@@ -59,18 +83,7 @@ afterAll(async () => {
 
 describe('the MCP Inspector, command-line mode', () => {
   it('starts the server over stdio and lists its tools, with no schema that it finds unportable', async () => {
-    const run = await inspect([
-      '--method',
-      'tools/list',
-      '--strict',
-      '-e',
-      `AGGREGATION_TOKEN=${enrollment.token}`,
-      '-e',
-      `AGGREGATION_BASE_URL=${sandbox.url}`,
-      '--',
-      process.execPath,
-      bin,
-    ]);
+    const run = await inspect(['--server', 'stdio', '--method', 'tools/list', '--strict']);
     assert.equal(run.code, 0, run.stderr);
     const names = run.json.result.tools.map((tool: { name: string }) => tool.name);
     assert.equal(names.length, 11);
@@ -79,11 +92,13 @@ describe('the MCP Inspector, command-line mode', () => {
 
   it('calls every reading tool', async () => {
     const ids = await sandbox.readingIds(enrollment);
-    const listed = (await inspect(['--method', 'tools/list', '--server-url', server.url, '--transport', 'http'])).json.result.tools as {
+    const listed = (await inspect(['--server', 'read', '--method', 'tools/list'])).json.result.tools as {
       name: string;
       inputSchema: { required?: string[] };
     }[];
-    const runs = await Promise.all(listed.map((tool) => call(tool.name, requiredArguments(tool, ids))));
+    // One after another: each is an Inspector process of its own.
+    const runs: Run[] = [];
+    for (const tool of listed) runs.push(await call(tool.name, requiredArguments(tool, ids)));
     for (const [index, run] of runs.entries()) {
       assert.equal(run.code, 0, `${listed[index]!.name}: ${run.stderr}`);
       assert.equal(run.json.result.isError, undefined, listed[index]!.name);
@@ -100,7 +115,11 @@ describe('the MCP Inspector, command-line mode', () => {
       const seen: string[] = [];
       let fromId: string | null = null;
       do {
-        const run: Run = await call('list_transactions', { account_id: account, count: 50, ...(fromId ? { from_id: fromId } : {}) }, reader);
+        const run: Run = await call(
+          'list_transactions',
+          { account_id: account, count: 50, ...(fromId ? { from_id: fromId } : {}) },
+          httpEntry('history', reader),
+        );
         assert.equal(run.code, 0, run.stderr);
         seen.push(...run.json.result.structuredContent.data.map((transaction: { id: string }) => transaction.id));
         fromId = run.json.result.structuredContent.next_from_id;
@@ -128,17 +147,17 @@ describe('the MCP Inspector, command-line mode', () => {
       const account_id = enrollment.accounts.find((candidate) => candidate.subtype === 'checking')!.id;
       const payee = { scheme: 'zelle', address: 'jane.doe@example.com', name: 'Jane Doe', type: 'person' };
       const args = { idempotency_key: crypto.randomUUID(), account_id, amount: '12.00', memo: 'mfa', payee };
-      const challenged = await call('create_payment', args, writer);
+      const challenged = await call('create_payment', args, httpEntry('writer', writer));
       assert.equal(challenged.code, 0, challenged.stderr);
       const connectToken = challenged.json.result.structuredContent.connect_token as string;
       assert.match(challenged.json.result.content[0].text, /What the user must do: approve it in the enrollment widget/);
       const approved = await sandbox.api(enrollment.token, `/sandbox/connect_tokens/${connectToken}/approve`, { method: 'POST' });
       assert.equal(approved.status, 200);
-      const paid = await call('create_payment', args, writer);
+      const paid = await call('create_payment', args, 'writer');
       assert.equal(paid.code, 0, paid.stderr);
       const payment = paid.json.result.structuredContent;
       assert.match(payment.id, /^pay_/);
-      const again = await call('create_payment', args, writer);
+      const again = await call('create_payment', args, 'writer');
       assert.equal(again.json.result.structuredContent.id, payment.id);
       const made = (await sandbox.api(enrollment.token, `/accounts/${account_id}/payments`)).body.filter((p: { id: string }) => p.id === payment.id);
       assert.equal(made.length, 1);

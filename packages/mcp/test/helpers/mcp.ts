@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { HANG_GUARD_MS } from '../../../../vitest.shared.ts';
 
 export const bin = fileURLToPath(new URL('../../bin/aggregation-mcp.js', import.meta.url));
 
@@ -33,6 +34,17 @@ export type Connected = {
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
 };
+
+/**
+ * The official client, with no request timed out short of the tests' own hang guard (the SDK gives each request 60 s):
+ * on a loaded machine a call only takes longer.
+ */
+export function patientClient(name = 'aggregation-mcp-tests'): Client {
+  const client = new Client({ name, version: '1.0.0' });
+  const request = client.request.bind(client);
+  client.request = ((message, schema, options) => request(message, schema, { timeout: HANG_GUARD_MS, ...options })) as Client['request'];
+  return client;
+}
 
 function environment(settings: ServerSettings): Record<string, string> {
   // PATH only from this process: the server must work from its own options and these two variables.
@@ -62,7 +74,7 @@ export async function connectStdio(settings: ServerSettings): Promise<Connected>
   });
   let log = '';
   transport.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const client = new Client({ name: 'aggregation-mcp-tests', version: '1.0.0' });
+  const client = patientClient();
   await client.connect(transport);
   const forget = stopOnExit(() => transport.pid && process.kill(transport.pid, 'SIGKILL'));
   return connected(
@@ -101,7 +113,7 @@ export async function startHttp(settings: ServerSettings): Promise<HttpServer> {
 
 /** The official client over Streamable HTTP. */
 export async function connectHttp(server: HttpServer): Promise<Connected> {
-  const client = new Client({ name: 'aggregation-mcp-tests', version: '1.0.0' });
+  const client = patientClient();
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
   return connected(client, server.log, () => client.close());
 }
