@@ -11,11 +11,19 @@ export async function startSandbox(): Promise<Sandbox> {
 
 type Enrollment = { access_token: string; accounts: { id: string; subtype: string; links: Record<string, string> }[] };
 
+/** Whether fetch failed because the server had closed the kept-alive connection it reused (reset when written to). */
+const resetWhileIdle = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
+
 async function call(url: string, init: RequestInit & { token?: string } = {}): Promise<unknown> {
   const headers = new Headers(init.headers);
   if (init.token) headers.set('authorization', `Basic ${btoa(`${init.token}:`)}`);
   if (init.body) headers.set('content-type', 'application/json');
-  const response = await fetch(url, { ...init, headers });
+  // Sent again once on a fresh connection: on a loaded machine the server's idle timeout can close a kept-alive
+  // connection just as fetch reuses it, and the request never reached the server.
+  const response = await fetch(url, { ...init, headers }).catch((error: unknown) => {
+    if (!resetWhileIdle(error)) throw error;
+    return fetch(url, { ...init, headers });
+  });
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
   return response.json();
 }
