@@ -185,7 +185,7 @@ function mfaText(
     `Then call ${tool.name} again with the same idempotency_key${key} and the same arguments: once approved, it is carried out, and only once.`,
     ...(answer.sandbox
       ? [
-          `In the sandbox, the developer can approve it as the user would: POST /sandbox/connect_tokens/${challenge.connect_token}/approve with the sandbox token.`,
+          `In the sandbox, the developer can approve it as the user would: \`npx aggregation approve ${challenge.connect_token}\`, or POST /sandbox/connect_tokens/${challenge.connect_token}/approve with the sandbox token.`,
         ]
       : []),
   ].join('\n');

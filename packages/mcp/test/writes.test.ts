@@ -116,6 +116,7 @@ describe('a payment through MFA', () => {
     const challenged = await mcp.call('create_payment', args);
     const { connect_token: connectToken } = assertStructured(mcp.tools.get('create_payment')!, challenged);
     assert.ok(textOf(challenged).includes(`POST /sandbox/connect_tokens/${connectToken}/approve`), textOf(challenged));
+    assert.ok(textOf(challenged).includes(`npx aggregation approve ${connectToken}`), textOf(challenged));
     // Until the user approves, the same call answers the same challenge, and pays nothing.
     const waiting = await mcp.call('create_payment', args);
     assert.deepEqual(waiting.structuredContent, { connect_token: connectToken });
