@@ -14,6 +14,7 @@ import { consumer } from './scenarios/consumer.ts';
 import { history } from './scenarios/history.ts';
 import { historyLoad } from './scenarios/history-load.ts';
 import { integrators } from './scenarios/integrators.ts';
+import { mcp } from './scenarios/mcp.ts';
 import { memory } from './scenarios/memory.ts';
 import { postgres } from './scenarios/postgres.ts';
 import { reads } from './scenarios/reads.ts';
@@ -33,6 +34,7 @@ const scenarios: Record<ScenarioName, (ctx: ReturnType<typeof createContext>) =>
   'history-load': historyLoad,
   toolchain,
   consumer,
+  mcp,
 };
 
 const options = parseOptions(process.argv.slice(2));

@@ -17,6 +17,7 @@ export const SCENARIOS = [
   'history-load',
   'toolchain',
   'consumer',
+  'mcp',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

@@ -26,6 +26,7 @@ export const guideOrder = [
   'pagination',
   'generate-a-client',
   'test-your-integration',
+  'agents',
 ] as const;
 
 export type Guide = { name: string; title: string; summary: string; markdown: string; file: string };
