@@ -117,6 +117,25 @@ for (const kind of await storeKinds()) {
       assert.ok(daysBehind <= 1, `the newest transaction is of ${newest.date}, ${today} today`);
     });
 
+    test('a reconnect catches up on 120 days at most, however far the clock moved while it was disconnected', async () => {
+      const { token, accounts } = await t.enroll();
+      const card = `/accounts/${accounts[2].id}/transactions`;
+      const [before] = (await t.call('GET', `${card}?count=1`, { token })).body;
+      await t.call('POST', '/sandbox/enrollment/disconnect', { token, json: {} });
+      for (let year = 0; year < 3; year++) await t.call('POST', '/sandbox/clock/advance', { token, json: { days: 365 } });
+      assert.equal((await t.call('POST', '/sandbox/enrollment/reconnect', { token })).status, 200);
+      const today = ((await t.call('GET', '/sandbox/clock', { token })).body.now as string).slice(0, 10);
+      const earliest = new Date(Date.parse(today) - 120 * 86_400_000).toISOString().slice(0, 10);
+      const caughtUp = ((await t.call('GET', `${card}?start_date=${before.date}`, { token })).body as { id: string; date: string }[]).filter(
+        (transaction) => transaction.id !== before.id && transaction.date > before.date,
+      );
+      assert.ok(caughtUp.length > 0, 'the missed days were simulated');
+      assert.ok(
+        caughtUp.every((transaction) => transaction.date >= earliest),
+        `nothing older than ${earliest} was made`,
+      );
+    });
+
     test('enroll: sign in, choose accounts; only the chosen ones are granted; the result is signed', async () => {
       const started = await start({ products: ['transactions', 'payments'], select_account: 'multiple', nonce: 'n-8f3k2' });
       assert.equal(started.status, 201);

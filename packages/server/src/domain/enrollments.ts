@@ -7,10 +7,8 @@ import { ApiError, forbidden, unprocessable } from './errors.ts';
 import { hashToken, newId, newLiveToken, newSandboxToken, userIdFor } from './ids.ts';
 import type { AccountPlan, Activity, Login, OpeningAccount } from './institution.ts';
 import { findInstitution, type Institution, institution as institutionById } from './institutions.ts';
-import { runLifecycle } from './lifecycle.ts';
+import { HISTORY_DAYS, runLifecycle } from './lifecycle.ts';
 
-/** Days of history a new enrollment starts with. */
-export const HISTORY_DAYS = 120;
 /** Rows of a large history written per transaction (a few tens of milliseconds of work each). */
 export const HISTORY_BATCH_ROWS = 500;
 const MICRODEPOSIT_EXPIRY_MS = 7 * DAY_MS;

@@ -6,6 +6,9 @@ import { addDays, dayOf, enrollmentNow, startOfDay } from './clock.ts';
 import { type Deps, type Emit, transactFor } from './context.ts';
 import { ApiError, enrollmentDisconnected, unprocessable } from './errors.ts';
 
+/** Days of history a new enrollment starts with, and the most a reconnect catches up on. */
+export const HISTORY_DAYS = 120;
+
 export interface LifecycleOptions {
   /** An explicit refresh: also look for new activity on a day already simulated. */
   refresh?: boolean;
@@ -130,8 +133,10 @@ export const notDisconnected = (): ApiError =>
   new ApiError(422, 'enrollment.not_disconnected', 'The enrollment is healthy: only a disconnected enrollment can be reconnected.');
 
 /**
- * The user signed in again: the enrollment is healthy, the days it missed are refreshed, and `enrollment.reconnected`
- * is sent. Its token stays the same. A healthy enrollment is refused, and nothing changes.
+ * The user signed in again: the enrollment is healthy, the days it missed are refreshed (the last HISTORY_DAYS of them
+ * at most, as much as a new enrollment's history: a clock moved years ahead while disconnected costs no more than an
+ * enrollment), and `enrollment.reconnected` is sent. Its token stays the same. A healthy enrollment is refused, and
+ * nothing changes.
  */
 export async function reconnectEnrollment(deps: Deps, enrollmentId: string, within?: (tx: Repos) => Promise<void>): Promise<EnrollmentRow> {
   return transactFor(deps, enrollmentId, async (tx, emit) => {
@@ -139,7 +144,10 @@ export async function reconnectEnrollment(deps: Deps, enrollmentId: string, with
     const current = (await tx.enrollments.getForUpdate(enrollmentId))!;
     if (current.status !== 'disconnected') throw notDisconnected();
     const now = enrollmentNow(deps.now, current);
-    const healthy = { ...current, status: 'healthy' as const, status_reason: null };
+    const earliest = addDays(dayOf(now), -HISTORY_DAYS);
+    // The later of two YYYY-MM-DD days.
+    const simulatedThrough = [current.simulated_through, earliest].sort().at(-1)!;
+    const healthy = { ...current, status: 'healthy' as const, status_reason: null, simulated_through: simulatedThrough };
     await tx.enrollments.update(current.id, { status: healthy.status, status_reason: null });
     await emit({
       type: 'enrollment.reconnected',
