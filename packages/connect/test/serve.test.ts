@@ -40,7 +40,14 @@ describe.skipIf(skip)('connectApp mounted under /connect', () => {
     assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
     const policy = response.headers.get('content-security-policy');
     assert.equal(frameAncestors(policy), 'http://localhost:5173');
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "base-uri 'none'", "form-action 'none'"]) {
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+    ]) {
       assert.ok(policy?.includes(directive), `${directive} in ${policy}`);
     }
     assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
@@ -48,7 +55,18 @@ describe.skipIf(skip)('connectApp mounted under /connect', () => {
   });
 
   it('lets no page frame it when the origin is missing or anything but an http(s) origin', async () => {
-    for (const origin of [undefined, '', 'null', 'file://', 'javascript:alert(1)', 'http://localhost:5173/', 'http://a.example/path', "http://a.example 'unsafe-inline'", 'http://a.example; script-src *', 'ftp://a.example']) {
+    for (const origin of [
+      undefined,
+      '',
+      'null',
+      'file://',
+      'javascript:alert(1)',
+      'http://localhost:5173/',
+      'http://a.example/path',
+      "http://a.example 'unsafe-inline'",
+      'http://a.example; script-src *',
+      'ftp://a.example',
+    ]) {
       const query = origin === undefined ? '' : `?origin=${encodeURIComponent(origin)}`;
       const response = await app.request(`/connect/${query}`);
       assert.equal(frameAncestors(response.headers.get('content-security-policy')), "'none'", String(origin));
@@ -85,7 +103,13 @@ describe.skipIf(skip)('connectApp mounted under /connect', () => {
   });
 
   it('answers 404 outside the built files', async () => {
-    for (const path of ['/connect/nothing.js', '/connect/../package.json', '/connect/%2e%2e/package.json', '/connect/x/connect.js', '/connect/index.html/x']) {
+    for (const path of [
+      '/connect/nothing.js',
+      '/connect/../package.json',
+      '/connect/%2e%2e/package.json',
+      '/connect/x/connect.js',
+      '/connect/index.html/x',
+    ]) {
       const response = await app.request(path);
       assert.equal(response.status, 404, path);
     }

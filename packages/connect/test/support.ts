@@ -6,5 +6,8 @@ import { widgetDir } from '../src/assets.ts';
 
 /** Skips (fails under CI=true) when dist/widget/ has not been built. */
 export function skipUnlessBuilt(): string | false {
-  return skipWhenMissing('the built widget', !existsSync(join(widgetDir, 'connect.js')) && 'dist/widget/ is not built: npm run build -w @aggregation/connect');
+  return skipWhenMissing(
+    'the built widget',
+    !existsSync(join(widgetDir, 'connect.js')) && 'dist/widget/ is not built: npm run build -w @aggregation/connect',
+  );
 }
