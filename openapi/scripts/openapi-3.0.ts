@@ -51,8 +51,14 @@ function nullableUnions(document: OpenApiDocument, node: unknown = document): vo
     if (!Array.isArray(branches) || branches.length !== 2) continue;
     const nonNull = branches.filter((branch) => (branch as JsonObject).type !== 'null');
     if (nonNull.length !== 1) continue;
-    delete schema[keyword];
     const { title: _title, description: _description, ...target } = structuredClone(deref(document, nonNull[0]));
+    // A union of its own (`oneOf` of objects) stays a reference: `nullable` would widen no branch of it, so a branch
+    // that is `null` takes the place of `{type: "null"}`.
+    if (target.type === undefined && (target.oneOf || target.anyOf)) {
+      schema[keyword] = [nonNull[0], { type: 'object', nullable: true, enum: [null] }];
+      continue;
+    }
+    delete schema[keyword];
     Object.assign(schema, { ...target, ...schema, nullable: true });
     // An enum lists every value it allows: under 3.0.3, `nullable` does not add `null` to it. Its constant names
     // (`x-enum-varnames`) belong to the named schema and would no longer line up with its values.

@@ -46,11 +46,24 @@ const shown = (document: string, language: string, operationId: string, ext: str
 };
 const nameOf = (sample: Shown) => `${sample.document}-${sample.operationId}`;
 
+/** The state an operation's sample starts from, beyond the ids it reads (see sampleEnv). */
+const STATE_NEEDED: Record<string, string> = {
+  // A rollback needs an upgrade before it.
+  rollBackSandboxApplicationVersion: 'UPGRADE',
+  reconnectSandboxEnrollment: 'DISCONNECTED',
+  submitConnectCredentials: 'SESSION:credentials',
+  submitConnectMfa: 'SESSION:mfa',
+  selectConnectAccounts: 'SESSION:select_accounts',
+  approveConnectSession: 'SESSION:approve',
+};
+
 /** A fresh enrollment, with the ids the sample reads from its environment. */
 async function envOf(sandbox: Sandbox, sample: Shown): Promise<Record<string, string>> {
-  const needs = ['TRANSACTION_ID', 'PAYMENT_ID', 'DELIVERY_ID'].filter((variable) => sample.source.includes(variable));
-  // A rollback needs an upgrade before it.
-  if (sample.operationId === 'rollBackSandboxApplicationVersion') needs.push('UPGRADE');
+  const needs = ['TRANSACTION_ID', 'PAYMENT_ID', 'DELIVERY_ID', 'CONNECT_TOKEN', 'APPLICATION_ID'].filter((variable) =>
+    sample.source.includes(variable),
+  );
+  const state = STATE_NEEDED[sample.operationId];
+  if (state) needs.push(state);
   return sampleEnv(sandbox.url, needs);
 }
 

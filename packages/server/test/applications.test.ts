@@ -176,7 +176,9 @@ for (const kind of kinds) {
 
     test('upgrade, roll back within 72 hours, and not after', async () => {
       const before = await t.call('GET', '/sandbox/application', { token: app.token });
-      assert.deepEqual(before.body, { id: app.id, default_version: '2019-07-01', previous_version: null, rollback_until: null });
+      const { signing_key: key, ...rest } = before.body;
+      assert.deepEqual(rest, { id: app.id, name: 'Sandbox application', default_version: '2019-07-01', previous_version: null, rollback_until: null });
+      assert.match(key.public_key, /^[A-Za-z0-9_-]{43}$/);
       const none = await t.call('POST', '/sandbox/application/version/rollback', { token: app.token });
       assert.equal(none.status, 422);
       assert.equal(none.body.error.code, 'application_version.rollback_unavailable');

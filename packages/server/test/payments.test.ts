@@ -213,11 +213,18 @@ for (const kind of await storeKinds()) {
       assert.equal(await countPayments(), 1);
     });
 
-    test('MFA answers and errors are not stored under the key', async () => {
-      const mfa = await pay('key-2', { amount: '3', memo: 'mfa', payee });
+    test('an MFA challenge is kept under its key (the same body answers it again, another body is refused); errors are not', async () => {
+      const body = { amount: '3', memo: 'mfa', payee };
+      const mfa = await pay('key-2', body);
       assert.equal(mfa.status, 200);
-      const real = await pay('key-2', { amount: '3', memo: 'After MFA', payee });
-      assert.equal(real.status, 202);
+      assert.equal(mfa.headers.get('idempotent-replayed'), null);
+      const again = await pay('key-2', body);
+      assert.deepEqual([again.status, again.body, again.headers.get('idempotent-replayed')], [200, mfa.body, 'true']);
+      const other = await pay('key-2', { amount: '3', memo: 'After MFA', payee });
+      assert.deepEqual([other.status, other.body.error.code], [422, 'idempotency_key_reused']);
+      const refused = await pay('key-2-error', { amount: '99999999', memo: 'Too much', payee });
+      assert.equal(refused.body.error.code, 'payments.insufficient_funds');
+      assert.equal((await pay('key-2-error', { amount: '3', memo: 'Enough', payee })).status, 202);
     });
 
     test('a key is kept 72 hours by the enrollment clock', async () => {
@@ -318,14 +325,14 @@ for (const kind of await storeKinds()) {
         assert.equal(reply.body.error.code, 'idempotency_key_reused');
       });
 
-      test('an MFA challenge is not stored under the key', async () => {
-        const body = { ...payee, address: 'after.mfa@example.com' };
-        const mfa = await addPayee('payee-mfa', { ...body, name: 'mfa' });
+      test('an MFA challenge is kept under the key: the same body answers it again, another body is refused', async () => {
+        const body = { ...payee, address: 'after.mfa@example.com', name: 'mfa' };
+        const mfa = await addPayee('payee-mfa', body);
         assert.deepEqual(Object.keys(mfa.body), ['connect_token']);
-        const real = await addPayee('payee-mfa', body);
-        assert.equal(real.status, 200);
-        assert.equal(real.body.name, body.name);
-        assert.equal(real.headers.get('idempotent-replayed'), null);
+        const again = await addPayee('payee-mfa', body);
+        assert.deepEqual([again.body, again.headers.get('idempotent-replayed')], [mfa.body, 'true']);
+        const other = await addPayee('payee-mfa', { ...body, name: 'Jane Doe' });
+        assert.deepEqual([other.status, other.body.error.code], [422, 'idempotency_key_reused']);
       });
 
       test('many concurrent requests with one key have one effect; another token has its own keys', async () => {

@@ -40,7 +40,15 @@ const enrollment = (id: string) => ({
   refresh_count: 0,
   rate_limited_requests: 0,
   transactions_timeouts: 0,
+  user_id: `usr_${id}`,
+  mfa_payments: false,
 });
+
+/** An enrollment row of a database from before the enrollment widget's columns. */
+const enrollmentBeforeWidget = (id: string) => {
+  const { user_id: _, mfa_payments: __, ...row } = enrollment(id);
+  return row;
+};
 
 const account = (id: string, enrollmentId: string) => ({
   id,
@@ -352,7 +360,8 @@ for (const kind of await storeKinds()) {
       const history = Array.from({ length: 50 }, (_, i) => txn('acc_old', i + 1, `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`));
       const other = Array.from({ length: 5 }, (_, i) => ({ ...txn('acc_other', i + 1, '2024-02-01'), id: `txn_other_${i}` }));
       await inspect[kind.name].before(older, inspect[kind.name].stampsMigration, [
-        ['enrollments', enrollment('enr_old')],
+        // As the schema of then had it: without what came later.
+        ['enrollments', enrollmentBeforeWidget('enr_old')],
         ['accounts', account('acc_old', 'enr_old')],
         ['accounts', account('acc_other', 'enr_old')],
         ...[...history, ...other].map((row) => ['transactions', row] as const),

@@ -7,4 +7,4 @@ export type components = ComponentsByVersion[CurrentVersion];
 export type operations = OperationsByVersion[CurrentVersion];
 export type webhooks = WebhooksByVersion[CurrentVersion];
 export type { components as v20190701Components } from '@aggregation/types/2019-07-01';
-export type { components as sandboxComponents, operations as sandboxOperations } from '@aggregation/types/sandbox';
+export type { components as sandboxComponents, operations as sandboxOperations, webhooks as sandboxWebhooks } from '@aggregation/types/sandbox';

@@ -7,16 +7,25 @@ import { isoTime } from './clock.ts';
 import { type Deps, transact } from './context.ts';
 import { ApiError, forbidden } from './errors.ts';
 import { hashToken, newApplicationKey, newId } from './ids.ts';
+import { newSigningKey } from './signing-keys.ts';
 
 /** How long after an upgrade the previous version can be restored (sandbox clock). */
 export const VERSION_ROLLBACK_MS = 72 * 3_600_000;
+
+/** What the enrollment widget calls an application that was given no name. */
+export const DEFAULT_APPLICATION_NAME = 'Sandbox application';
+
+export const applicationName = (application: ApplicationRow): string => application.name ?? DEFAULT_APPLICATION_NAME;
 
 export interface CreatedApplication {
   key: string;
   application: ApplicationRow;
 }
 
-export async function createApplication(deps: Deps, input: { version: string; clientAddress: string | null }): Promise<CreatedApplication> {
+export async function createApplication(
+  deps: Deps,
+  input: { version: string; clientAddress: string | null; name?: string | undefined },
+): Promise<CreatedApplication> {
   const key = newApplicationKey();
   const application: ApplicationRow = {
     id: newId('app'),
@@ -26,9 +35,14 @@ export async function createApplication(deps: Deps, input: { version: string; cl
     previous_version: null,
     version_changed_at: null,
     client_address: input.clientAddress,
+    name: input.name ?? null,
     created_at: deps.now(),
   };
-  await transact(deps, (tx) => tx.applications.insert(application));
+  // Its signing key is made with it.
+  await transact(deps, async (tx) => {
+    await tx.applications.insert(application);
+    await tx.applications.insertSigningKey(newSigningKey(application.id, application.created_at));
+  });
   return { key, application };
 }
 

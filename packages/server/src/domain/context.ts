@@ -48,6 +48,14 @@ export function transactFor<T>(
   return transactWith(deps, fn, { changes: accountId === undefined ? { enrollment: enrollmentId } : { enrollment: enrollmentId, account: accountId } });
 }
 
+/**
+ * `transact` for a write of rows no kept read shows (connect tokens and sessions, signing keys) and the outbox: every
+ * kept read stays valid across it.
+ */
+export function transactUnshown<T>(deps: Deps, fn: (tx: Repos, emit: Emit, lastWrites: LastWrites) => Promise<T>): Promise<T> {
+  return transactWith(deps, fn, { changes: 'unshown' });
+}
+
 async function transactWith<T>(
   deps: Deps,
   fn: (tx: Repos, emit: Emit, lastWrites: LastWrites) => Promise<T>,

@@ -3,10 +3,10 @@ import { type AccountRow, type ApplicationRow, DEFAULT_APPLICATION_ID, type Enro
 import { availableOf } from './balances.ts';
 import { addDays, DAY_MS, dayOf } from './clock.ts';
 import { type Deps, transactFor } from './context.ts';
-import { forbidden, unprocessable } from './errors.ts';
-import { hashToken, newId, newLiveToken, newSandboxToken } from './ids.ts';
-import type { AccountPlan, Activity, OpeningAccount } from './institution.ts';
-import { findInstitution, institution as institutionById } from './institutions.ts';
+import { ApiError, forbidden, unprocessable } from './errors.ts';
+import { hashToken, newId, newLiveToken, newSandboxToken, userIdFor } from './ids.ts';
+import type { AccountPlan, Activity, Login, OpeningAccount } from './institution.ts';
+import { findInstitution, type Institution, institution as institutionById } from './institutions.ts';
 import { runLifecycle } from './lifecycle.ts';
 
 /** Days of history a new enrollment starts with. */
@@ -25,20 +25,71 @@ export interface CreateEnrollmentInput {
   username: string;
   password: string;
   institution?: string | undefined;
+  /** The one-time code of a user whose sign-in asks for one. */
+  mfaCode?: string | undefined;
+  /** The sign-in (and its one-time code) done already, by the enrollment widget's steps. */
+  signedIn?: SignedIn;
   mode?: Mode;
   /** The application it belongs to (default: the default application). */
   applicationId?: string;
   /** Who asked for it, counted by the limits per client address. */
   clientAddress?: string | null;
+  /** The ids shown before it was made (the widget's account selection): see `planEnrollment`. */
+  planned?: PlannedEnrollment;
+  /** Only these of its accounts are granted to the token (the others are made removed); default all. */
+  granted?: readonly string[];
+  /** Runs first in the transaction that makes the enrollment usable: what it throws makes nothing usable. */
+  within?: (tx: Repos) => Promise<void>;
+}
+
+/** Where the user signed in, and what the login found. */
+export interface SignedIn {
+  login: Login;
+  bank: Institution;
+}
+
+/** Signs in as the user at the institution (the login's default one when none is named): 401 as the bank refuses. */
+export function signIn(deps: Deps, input: { username: string; password: string; institution?: string | undefined; field?: string }): SignedIn {
+  const login = deps.institutions.login(input.username, input.password, deps.maxHistory);
+  if (input.institution !== undefined && !findInstitution(input.institution)) {
+    throw unprocessable({ [input.field ?? 'institution']: ['is not a known institution id (see GET /institutions)'] });
+  }
+  return { login, bank: institutionById(input.institution ?? login.defaultInstitution) };
+}
+
+/** The one-time code of a user whose sign-in asks for one: 401 when it is missing or wrong. */
+export function checkSignInCode(login: Login, code: string | undefined, missing = 'send it as mfa_code'): void {
+  if (login.signInCode === null) return;
+  if (code === undefined) {
+    throw new ApiError(401, 'mfa.code_required', `This user's sign-in asks for a one-time code: ${missing} (${login.signInCode} in the sandbox).`);
+  }
+  if (code !== login.signInCode) throw new ApiError(401, 'mfa.code_invalid', 'The one-time code is incorrect.');
+}
+
+/** An enrollment's ids before it is made, and what its accounts will show (the widget lists them for selection). */
+export interface PlannedEnrollment {
+  enrollmentId: string;
+  accounts: { id: string; name: string; type: AccountPlan['type']; subtype: AccountPlan['subtype']; lastFour: string }[];
+}
+
+export function planEnrollment(deps: Deps, username: string, login: Login): PlannedEnrollment {
+  return {
+    enrollmentId: newId('enr'),
+    accounts: login.accounts.map((plan) => ({
+      id: newId('acc'),
+      name: plan.name,
+      type: plan.type,
+      subtype: plan.subtype,
+      lastFour: deps.institutions.opening(username, plan).accountNumber.slice(-4),
+    })),
+  };
 }
 
 export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput): Promise<CreatedEnrollment> {
-  const login = deps.institutions.login(input.username, input.password, deps.maxHistory);
-  if (input.institution !== undefined && !findInstitution(input.institution)) {
-    throw unprocessable({ institution: ['is not a known institution id (see GET /institutions)'] });
-  }
-  const bank = institutionById(input.institution ?? login.defaultInstitution);
+  const { login, bank } = input.signedIn ?? signIn(deps, input);
+  if (!input.signedIn) checkSignInCode(login, input.mfaCode);
   const mode = input.mode ?? 'sandbox';
+  const applicationId = input.applicationId ?? DEFAULT_APPLICATION_ID;
   const token = mode === 'live' ? newLiveToken() : newSandboxToken();
   const now = deps.now();
   const today = dayOf(now);
@@ -46,8 +97,8 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
   const historyPerDay = login.historySize ? Math.ceil(login.historySize / historyDays) : 0;
 
   const enrollment: EnrollmentRow = {
-    id: newId('enr'),
-    application_id: input.applicationId ?? DEFAULT_APPLICATION_ID,
+    id: input.planned?.enrollmentId ?? newId('enr'),
+    application_id: applicationId,
     client_address: input.clientAddress ?? null,
     token_hash: hashToken(token),
     mode,
@@ -65,10 +116,12 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     refresh_count: 0,
     rate_limited_requests: login.rateLimitedRequests,
     transactions_timeouts: login.transactionsTimeouts,
+    user_id: userIdFor(applicationId, input.username),
+    mfa_payments: login.paymentsNeedMfa,
   };
 
   const rows = login.accounts.map((plan, position) =>
-    accountRow(enrollment, plan, deps.institutions.opening(input.username, plan), position, bank.id, now),
+    accountRow(enrollment, plan, deps.institutions.opening(input.username, plan), position, bank.id, now, input.planned?.accounts[position]?.id),
   );
   // One transaction for the usual users; a large history is written in steps of about HISTORY_BATCH_ROWS rows
   // (a day of history.1000000 holds thousands), each its own commit, so that the event loop and the database
@@ -117,6 +170,7 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     started = simulation;
   }
   return transactFor(deps, enrollment.id, async (tx, emit) => {
+    await input.within?.(tx);
     const simulation = started ?? (await begin(tx));
     await simulateUntil(simulation, tx, lastHistoryDay);
     if (batched) await tx.enrollments.update(enrollment.id, { revoked_at: null });
@@ -127,6 +181,8 @@ export async function createEnrollment(deps: Deps, input: CreateEnrollmentInput)
     for (const [position, plan] of login.accounts.entries()) {
       if (plan.closed) await tx.accounts.update(rows[position]!.id, { status: 'closed' });
     }
+    // The accounts the user did not choose are the application's no more than removed ones are.
+    for (const row of rows) if (input.granted && !input.granted.includes(row.id)) await tx.accounts.update(row.id, { removed_at: now });
     await runLifecycle(deps, tx, emit, enrollment, now);
     return { token, enrollment: (await tx.enrollments.get(enrollment.id))!, accounts: await tx.accounts.listByEnrollment(enrollment.id) };
   });
@@ -139,12 +195,13 @@ function accountRow(
   position: number,
   institutionId: string,
   now: number,
+  id = newId('acc'),
 ): AccountRow {
   const bank = institutionById(institutionId);
   const credit = plan.type === 'credit';
   const { accountNumber, ledgerCents: ledger, creditLimitCents: limit } = opening;
   const row: AccountRow = {
-    id: newId('acc'),
+    id,
     enrollment_id: enrollment.id,
     position,
     name: plan.name,

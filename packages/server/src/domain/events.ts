@@ -1,12 +1,13 @@
 // Webhook events go to a durable outbox: one event row, plus one delivery row when the
 // event's application has a webhook URL. The delivery worker sends what the outbox holds.
-import type { components } from '../contract/types.ts';
+import type { components, sandboxComponents } from '../contract/types.ts';
 import type { DeliveryRow, Repos } from '../storage/store.ts';
 import { isoTime } from './clock.ts';
 import { newId } from './ids.ts';
 
 type Schemas = components['schemas'];
-export type EventType = Schemas['WebhookEventType'];
+/** The event types of the API, and the sandbox's own (described in the sandbox document only). */
+export type EventType = Schemas['WebhookEventType'] | sandboxComponents['schemas']['SandboxEventType'];
 
 /** Payload of each event type, in the current version's shapes. */
 export interface EventPayloads {
@@ -14,6 +15,7 @@ export interface EventPayloads {
   'transactions.processed': Schemas['TransactionsProcessedPayload'];
   'account.number_verification.processed': Schemas['AccountNumberVerificationProcessedPayload'];
   'webhook.test': Schemas['WebhookTestPayload'];
+  'enrollment.reconnected': sandboxComponents['schemas']['EnrollmentReconnectedPayload'];
 }
 
 export const eventTypes: readonly EventType[] = [
@@ -21,6 +23,7 @@ export const eventTypes: readonly EventType[] = [
   'transactions.processed',
   'account.number_verification.processed',
   'webhook.test',
+  'enrollment.reconnected',
 ];
 
 export type NewEvent = {

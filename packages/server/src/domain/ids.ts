@@ -10,7 +10,7 @@ export function randomString(length: number, alphabet = ALPHABET): string {
   return out;
 }
 
-export type IdPrefix = 'app' | 'enr' | 'acc' | 'txn' | 'pay' | 'evt' | 'dlv' | 'whs';
+export type IdPrefix = 'app' | 'enr' | 'acc' | 'txn' | 'pay' | 'evt' | 'dlv' | 'whs' | 'key';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomString(20)}`;
 
@@ -21,6 +21,12 @@ export const isApplicationKey = (value: string): boolean => value.startsWith('te
 export const newLiveToken = (): string => `token_${randomString(24)}`;
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
 export const newConnectToken = (): string => randomBytes(24).toString('base64url');
+/** A run of the enrollment widget: whoever holds the id drives it, so it is as hard to guess as a token. */
+export const newConnectSessionId = (): string => `cs_${randomString(32)}`;
+
+/** The user a test user is within an application: the same username enrolled twice in one application is one user. */
+export const userIdFor = (applicationId: string, username: string): string =>
+  `usr_${hash('sha256', `${applicationId}\n${username}`, 'hex').slice(0, 20)}`;
 export const newPaymentReference = (): string => randomString(12, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789');
 
 /** Tokens and application keys are stored hashed: a leaked database does not leak usable ones. */

@@ -29,6 +29,10 @@ export interface Login {
   rateLimitedRequests: number;
   /** Transactions requests that answer 504 before one is served. */
   transactionsTimeouts: number;
+  /** The one-time code signing in asks for after the password, or null when it asks for none. */
+  signInCode: string | null;
+  /** Every payee and payment needs the user's approval (an MFA challenge) first. */
+  paymentsNeedMfa: boolean;
 }
 
 /** Where a new account starts. */
@@ -84,6 +88,8 @@ export interface Activity {
 export interface InstitutionConnector {
   /** Logs in as `username`: 401 `credentials_invalid` when the institution refuses, 422 beyond `maxHistory`. */
   login(username: string, password: string, maxHistory: number): Login;
+  /** The login of a user who signed in already (a sign-in that goes on after its one-time code). */
+  resume(username: string, maxHistory: number): Login;
   opening(username: string, plan: AccountPlan): OpeningAccount;
   /** The activity on the open, authorized `accounts` of the user, through `tx`. */
   activity(tx: Repos, user: InstitutionUser, accounts: AccountRow[], clock: ActivityClock, collect?: boolean): Promise<Activity>;

@@ -4,7 +4,7 @@
 import type { EnrollmentRow, Repos } from '../storage/store.ts';
 import { addDays, dayOf, enrollmentNow, startOfDay } from './clock.ts';
 import { type Deps, type Emit, transactFor } from './context.ts';
-import { enrollmentDisconnected, unprocessable } from './errors.ts';
+import { ApiError, enrollmentDisconnected, unprocessable } from './errors.ts';
 
 export interface LifecycleOptions {
   /** An explicit refresh: also look for new activity on a day already simulated. */
@@ -122,6 +122,33 @@ export async function disconnectEnrollment(deps: Deps, enrollmentId: string, rea
     } else {
       await disconnect(tx, emit, current, reason, enrollmentNow(deps.now, current));
     }
+    return (await tx.enrollments.get(current.id))!;
+  });
+}
+
+export const notDisconnected = (): ApiError =>
+  new ApiError(422, 'enrollment.not_disconnected', 'The enrollment is healthy: only a disconnected enrollment can be reconnected.');
+
+/**
+ * The user signed in again: the enrollment is healthy, the days it missed are refreshed, and `enrollment.reconnected`
+ * is sent. Its token stays the same. A healthy enrollment is refused, and nothing changes.
+ */
+export async function reconnectEnrollment(deps: Deps, enrollmentId: string, within?: (tx: Repos) => Promise<void>): Promise<EnrollmentRow> {
+  return transactFor(deps, enrollmentId, async (tx, emit) => {
+    await within?.(tx);
+    const current = (await tx.enrollments.getForUpdate(enrollmentId))!;
+    if (current.status !== 'disconnected') throw notDisconnected();
+    const now = enrollmentNow(deps.now, current);
+    const healthy = { ...current, status: 'healthy' as const, status_reason: null };
+    await tx.enrollments.update(current.id, { status: healthy.status, status_reason: null });
+    await emit({
+      type: 'enrollment.reconnected',
+      payload: { enrollment_id: current.id },
+      enrollmentId: current.id,
+      applicationId: current.application_id,
+      at: now,
+    });
+    await runLifecycle(deps, tx, emit, healthy, now);
     return (await tx.enrollments.get(current.id))!;
   });
 }

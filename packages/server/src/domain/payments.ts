@@ -1,13 +1,14 @@
 // Payees and Zelle payments. A payment debits the payer account at once (ledger, available
 // and a posted transaction) in the transaction that stores it and its idempotency key; a payee
-// is written in the transaction that stores its key.
+// is written in the transaction that stores its key. One that needs the user's approval answers an MFA challenge
+// until it is approved (connect-tokens.ts).
 import type { AccountRow, EnrollmentRow, PayeeRow, PaymentCursor, PaymentRow, Repos, TransactionRow } from '../storage/store.ts';
 import { availableOf } from './balances.ts';
 import { dayOf } from './clock.ts';
 import type { Deps } from './context.ts';
 import { ApiError, notFound, unprocessable } from './errors.ts';
-import { type Idempotent, onceUnderKey, requestHash } from './idempotency.ts';
-import { newConnectToken, newId, newPaymentReference } from './ids.ts';
+import { type KeyedAnswer, onceUnderKey, requestHash } from './idempotency.ts';
+import { newId, newPaymentReference } from './ids.ts';
 import { formatCents, parseAmount } from './money.ts';
 import { keysetRows } from './paging.ts';
 
@@ -27,10 +28,6 @@ export interface PaymentInput {
   amount: string;
   memo: string;
   payee: { scheme: string; address: string; name?: string | undefined; type?: 'person' | 'business' | undefined };
-}
-
-export interface MfaChallenge {
-  connect_token: string;
 }
 
 export function paymentsNotSupported(): ApiError {
@@ -66,13 +63,18 @@ export async function createPayee<Body>(
   input: PayeeInput,
   idempotencyKey: string | undefined,
   present: (payee: PayeeRow) => Body,
-): Promise<Idempotent<Body> | MfaChallenge> {
+): Promise<KeyedAnswer<Body>> {
   requirePayments(account);
   const address = normalizeAddress(input.address);
   if (!address) throw badAddress('address');
-  // As for payments: an MFA answer creates nothing and is not stored under the key.
-  if (input.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
-  const request = { enrollment, account: account.id, key: idempotencyKey, hash: requestHash(`${account.id}/payees`, input), status: 200 };
+  const request = {
+    enrollment,
+    account: account.id,
+    key: idempotencyKey,
+    hash: requestHash(`${account.id}/payees`, input),
+    status: 200,
+    approval: needsApproval(enrollment, input.name) ? { operation: 'create_payee' as const, request: input } : undefined,
+  };
   return onceUnderKey(deps, request, {
     read: async () => undefined,
     write: async (tx, now) => {
@@ -82,6 +84,9 @@ export async function createPayee<Body>(
   });
 }
 
+/** Whether the request waits for the user's approval: the enrollment's user approves every one, or a name asks for it. */
+const needsApproval = (enrollment: EnrollmentRow, ...names: (string | undefined)[]): boolean => enrollment.mfa_payments || names.includes(MFA_TRIGGER);
+
 /** Makes a payment; `present` gives the answer to keep under the Idempotency-Key with it. */
 export async function createPayment<Body>(
   deps: Deps,
@@ -90,15 +95,21 @@ export async function createPayment<Body>(
   input: PaymentInput,
   idempotencyKey: string | undefined,
   present: (payment: PaymentRow) => Body,
-): Promise<Idempotent<Body> | MfaChallenge> {
+): Promise<KeyedAnswer<Body>> {
   requirePayments(account);
   const cents = parseAmount(input.amount);
   if (!(cents > 0)) throw unprocessable({ amount: ['must be greater than zero'] });
   const address = normalizeAddress(input.payee.address);
   if (!address) throw badAddress('payee.address');
-  // MFA answers make no payment and are not stored under the key: the client repeats the request after MFA.
-  if (input.memo === MFA_TRIGGER || input.payee.name === MFA_TRIGGER) return { connect_token: newConnectToken() };
-  const request = { enrollment, account: account.id, key: idempotencyKey, hash: requestHash(account.id, input), status: 202 };
+  const request = {
+    enrollment,
+    account: account.id,
+    key: idempotencyKey,
+    hash: requestHash(account.id, input),
+    status: 202,
+    // The client repeats the request, with its key, once the user approved it.
+    approval: needsApproval(enrollment, input.memo, input.payee.name) ? { operation: 'create_payment' as const, request: input } : undefined,
+  };
   return onceUnderKey(deps, request, {
     read: (tx) => paymentReads(tx, account, input, address),
     write: (tx, now, reads) => {

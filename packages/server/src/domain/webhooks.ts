@@ -80,6 +80,9 @@ export interface FiredEvent<T extends EventType = EventType> {
   payload: EventPayloads[T];
 }
 
+/** A fired event of any type, told apart by `type`. */
+export type AnyFiredEvent = { [T in EventType]: FiredEvent<T> }[EventType];
+
 /** Sends an event as the service would; it changes no state. Without a payload one is built from the enrollment. */
 export async function fireEvent<T extends EventType>(
   deps: Deps,
@@ -128,6 +131,8 @@ async function buildPayload(deps: Deps, enrollment: EnrollmentRow, type: EventTy
       return {};
     case 'enrollment.disconnected':
       return { enrollment_id: enrollment.id, reason: disconnectedStatus(enrollment.status_reason) };
+    case 'enrollment.reconnected':
+      return { enrollment_id: enrollment.id };
     case 'account.number_verification.processed': {
       const [first] = await deps.store.accounts.listByEnrollment(enrollment.id);
       if (!first) throw notFound('The enrollment has no account to name in the event.');

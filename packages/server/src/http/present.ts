@@ -2,13 +2,17 @@
 // versions on the way out). Links are absolute, under `base`.
 import type { Account, AccountBalances, AccountDetails, Payee, Payment, Transaction } from '../contract/resources.ts';
 import type { sandboxComponents } from '../contract/types.ts';
-import { rollbackUntil, versionOf } from '../domain/applications.ts';
+import { applicationName, rollbackUntil, versionOf } from '../domain/applications.ts';
 import { isoTime } from '../domain/clock.ts';
+import type { SessionState } from '../domain/connect-sessions.ts';
+import type { FoundConnectToken } from '../domain/connect-tokens.ts';
+import { SIGNATURE_ALGORITHM } from '../domain/enrollment-signatures.ts';
+import type { PlannedEnrollment } from '../domain/enrollments.ts';
 import type { EventType } from '../domain/events.ts';
 import { institution } from '../domain/institutions.ts';
 import { formatCents } from '../domain/money.ts';
 import type { WebhookSettings } from '../domain/webhooks.ts';
-import type { AccountRow, ApplicationRow, DeliveryRow, EnrollmentRow, PayeeRow, PaymentRow, TransactionRow } from '../storage/store.ts';
+import type { AccountRow, ApplicationRow, DeliveryRow, EnrollmentRow, PayeeRow, PaymentRow, SigningKeyRow, TransactionRow } from '../storage/store.ts';
 
 const accountUrl = (base: string, id: string) => `${base}/accounts/${id}`;
 
@@ -115,14 +119,17 @@ export function presentPayment(base: string, row: PaymentRow): Payment {
 
 // The sandbox control API's shapes.
 
-export type ApplicationView = sandboxComponents['schemas']['SandboxApplication'];
+type SandboxSchemas = sandboxComponents['schemas'];
+export type ApplicationView = SandboxSchemas['SandboxApplication'];
 type ApiVersion = ApplicationView['default_version'];
 
-export function applicationView(application: ApplicationRow, serverDefault: string, now: number): ApplicationView {
+export function applicationView(application: ApplicationRow, key: SigningKeyRow, serverDefault: string, now: number): ApplicationView {
   const until = rollbackUntil(application);
   const open = until !== null && now < until;
   return {
     id: application.id,
+    name: applicationName(application),
+    signing_key: { id: key.key_id, algorithm: SIGNATURE_ALGORITHM, public_key: key.public_key },
     // Stored versions are ones the server knows: they are checked when set.
     default_version: versionOf(application, serverDefault) as ApiVersion,
     previous_version: open ? (application.previous_version as ApiVersion) : null,
@@ -131,10 +138,70 @@ export function applicationView(application: ApplicationRow, serverDefault: stri
 }
 
 /** An enrollment's institution as the control API names it. */
-export const institutionOf = (enrollment: EnrollmentRow) => {
+export const institutionOf = (enrollment: Pick<EnrollmentRow, 'institution_id'>) => {
   const bank = institution(enrollment.institution_id);
   return { id: bank.id, name: bank.name };
 };
+
+/** The user an enrollment belongs to. */
+export const userOf = (enrollment: EnrollmentRow): SandboxSchemas['SandboxUser'] => ({ id: enrollment.user_id });
+
+/** An MFA challenge, with its status on its enrollment's clock. */
+export function presentConnectToken(token: string, { row, status }: FoundConnectToken): SandboxSchemas['ConnectToken'] {
+  return {
+    connect_token: token,
+    status,
+    operation: row.operation,
+    enrollment_id: row.enrollment_id,
+    account_id: row.account_id,
+    idempotency_key: row.idempotency_key,
+    request: JSON.parse(row.request) as SandboxSchemas['ConnectToken']['request'],
+    issued_at: isoTime(row.issued_at),
+    expires_at: isoTime(row.expires_at),
+    approved_at: row.approved_at === null ? null : isoTime(row.approved_at),
+    completed_at: row.completed_at === null ? null : isoTime(row.completed_at),
+  };
+}
+
+/** What the widget's `mfa` step asks (the sandbox's code is the same for every user that has one). */
+const MFA_PROMPT = 'Enter the code we sent to your device (1234 in the sandbox).';
+
+/** A widget session at its step; `base` is the base of the result's account links. */
+export function presentConnectSession(base: string, { session, application, challenge, result }: SessionState): SandboxSchemas['ConnectSession'] {
+  const pending = session.step === 'select_accounts' && session.pending ? (JSON.parse(session.pending) as PlannedEnrollment) : undefined;
+  return {
+    id: session.id,
+    mode: session.mode,
+    application: { id: application.id, name: applicationName(application) },
+    step: session.step,
+    products: JSON.parse(session.products) as SandboxSchemas['ConnectProduct'][],
+    select_account: session.select_account,
+    expires_at: isoTime(session.expires_at),
+    institution: session.institution_id === null ? null : institutionOf({ institution_id: session.institution_id }),
+    mfa: session.step === 'mfa' ? { prompt: MFA_PROMPT } : null,
+    accounts: pending
+      ? pending.accounts.map((account) => ({
+          id: account.id,
+          name: account.name,
+          type: account.type,
+          subtype: account.subtype,
+          last_four: account.lastFour,
+        }))
+      : null,
+    challenge: challenge && session.connect_token ? presentConnectToken(session.connect_token, challenge) : null,
+    result: !result
+      ? null
+      : result.kind === 'approval'
+        ? { connect_token: result.connectToken, status: 'approved' }
+        : {
+            access_token: result.accessToken,
+            user: userOf(result.enrollment),
+            enrollment: { id: result.enrollment.id, institution: institutionOf(result.enrollment) },
+            accounts: result.accounts.map((row) => presentAccount(base, row, result.enrollment.institution_id)),
+            signatures: result.signatures,
+          },
+  };
+}
 
 export const presentWebhookSettings = (settings: WebhookSettings) => ({
   url: settings.url,

@@ -40,6 +40,7 @@ function opening(username: string, plan: AccountPlan): OpeningAccount {
 
 export const sandboxInstitutions: InstitutionConnector = {
   login,
+  resume: (username, maxHistory) => login(username, SANDBOX_PASSWORD, maxHistory),
   opening,
   activity: (tx, user, accounts, clock, collect) => Simulation.start(tx, user, accounts, clock, collect),
   checkReachable: checkInstitutionUp,

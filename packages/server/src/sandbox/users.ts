@@ -22,6 +22,8 @@ export const SANDBOX_PASSWORD = 'password';
 export const MAX_HISTORY = 1_000_000;
 export const DEFAULT_MAX_HISTORY = 100_000;
 export const MAX_RATE_LIMITED = 100;
+/** The one-time code of the users whose sign-in asks for one. */
+export const SANDBOX_SIGN_IN_CODE = '1234';
 
 const REASON = /^[a-z0-9_]+(\.[a-z0-9_]+)*$/;
 
@@ -50,6 +52,8 @@ export function testUserNames(maxHistory: number): string[] {
     'disconnected.<reason>',
     'closed',
     `history.<n> (n from 1 to ${maxHistory})`,
+    'mfa.device',
+    'mfa.payments',
     'timeout.first_transactions',
     'institution.down',
     `rate_limited.<n> (n from 1 to ${MAX_RATE_LIMITED})`,
@@ -66,6 +70,8 @@ export function scenarioFor(username: string): Scenario | undefined {
     rateLimitedRequests: 0,
     transactionsTimeouts: 0,
     institutionDown: false,
+    signInCode: null,
+    paymentsNeedMfa: false,
   };
   if (username === 'verify.microdeposit') {
     return {
@@ -94,6 +100,9 @@ export function scenarioFor(username: string): Scenario | undefined {
       return { ...base, accounts: [plan('history', 'Everyday Checking', 'checking')], historySize: size };
     }
   }
+  // Multi-factor authentication: at sign-in, or before every payee and payment.
+  if (username === 'mfa.device') return { ...base, signInCode: SANDBOX_SIGN_IN_CODE };
+  if (username === 'mfa.payments') return { ...base, paymentsNeedMfa: true };
   // The documented failures, on purpose: for testing an integration's retry and error paths.
   if (username === 'timeout.first_transactions') return { ...base, transactionsTimeouts: 1 };
   if (username === 'institution.down') return { ...base, institutionDown: true };

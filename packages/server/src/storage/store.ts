@@ -21,6 +21,19 @@ export interface ApplicationRow {
   version_changed_at: number | null;
   /** Who created it (the limits per client address count these). */
   client_address: string | null;
+  /** What the enrollment widget calls it; null: the default name. */
+  name: string | null;
+  created_at: number;
+}
+
+/** An application's Ed25519 key pair: it signs what the enrollment widget hands the application. */
+export interface SigningKeyRow {
+  application_id: string;
+  key_id: string;
+  /** The raw 32-byte public key, base64url. */
+  public_key: string;
+  /** The private key, PKCS #8 DER, base64url. */
+  private_key: string;
   created_at: number;
 }
 export type EnrollmentStatus = 'healthy' | 'disconnected';
@@ -52,6 +65,10 @@ export interface EnrollmentRow {
   rate_limited_requests: number;
   /** Sandbox: transactions requests still to answer 504 gateway_timeout (`timeout.first_transactions`). */
   transactions_timeouts: number;
+  /** The user the enrollment belongs to (`usr_...`). */
+  user_id: string;
+  /** Every payee and payment needs the user's approval (an MFA challenge) first (`mfa.payments`). */
+  mfa_payments: boolean;
 }
 
 export type AccountType = 'depository' | 'credit';
@@ -172,6 +189,62 @@ export interface IdempotencyRow {
   response: string;
   /** Enrollment-clock time, which decides retention. */
   created_at: number;
+  /**
+   * Set while the key keeps an MFA challenge (the hash of its connect token) rather than a final answer: the key's
+   * next request asks the challenge's state. Absent or null otherwise.
+   */
+  connect_token_hash?: string | null;
+}
+
+export type ConnectOperation = 'create_payee' | 'create_payment';
+
+/** An MFA challenge: a request that waits for its user's approval. */
+export interface ConnectTokenRow {
+  token_hash: string;
+  application_id: string;
+  enrollment_id: string;
+  account_id: string;
+  operation: ConnectOperation;
+  /** The request's hash, as its Idempotency-Key compares it. */
+  request_hash: string;
+  /** The request's body as validated (JSON), shown to the user who approves it. */
+  request: string;
+  idempotency_key: string | null;
+  /** `expired` is not stored: a token not completed by `expires_at` is expired. */
+  status: 'pending' | 'approved' | 'completed';
+  /** Enrollment-clock times. */
+  issued_at: number;
+  expires_at: number;
+  approved_at: number | null;
+  completed_at: number | null;
+}
+
+export type ConnectMode = 'enroll' | 'reconnect' | 'approve';
+export type ConnectStep = 'credentials' | 'mfa' | 'select_accounts' | 'approve' | 'done';
+export type SelectAccount = 'disabled' | 'single' | 'multiple';
+
+/** One run of the enrollment widget. */
+export interface ConnectSessionRow {
+  id: string;
+  application_id: string;
+  mode: ConnectMode;
+  step: ConnectStep;
+  /** JSON array of the products asked for. */
+  products: string;
+  select_account: SelectAccount;
+  nonce: string | null;
+  /** Reconnect: the enrollment to reconnect. */
+  enrollment_id: string | null;
+  /** Approve: the connect token to approve (the session's answers show it; the session lives 30 minutes). */
+  connect_token: string | null;
+  /** Once the user signed in: where, and as whom. */
+  institution_id: string | null;
+  username: string | null;
+  /** Account selection: JSON of the enrollment to make (its id, its accounts' ids), shown before it exists. */
+  pending: string | null;
+  /** Real time. */
+  created_at: number;
+  expires_at: number;
 }
 
 export interface WebhookSecretRow {
@@ -272,6 +345,23 @@ export interface IdempotencyRepo {
   /** Throws UniqueViolation when the key exists. */
   insert(row: IdempotencyRow): Promise<void>;
   delete(scope: string, key: string): Promise<void>;
+  update(scope: string, key: string, patch: Partial<Omit<IdempotencyRow, 'scope' | 'key'>>): Promise<void>;
+}
+
+export interface ConnectTokenRepo {
+  insert(row: ConnectTokenRow): Promise<void>;
+  get(tokenHash: string): Promise<ConnectTokenRow | undefined>;
+  update(tokenHash: string, patch: Partial<Pick<ConnectTokenRow, 'status' | 'approved_at' | 'completed_at'>>): Promise<void>;
+}
+
+export interface ConnectSessionRepo {
+  insert(row: ConnectSessionRow): Promise<void>;
+  get(id: string): Promise<ConnectSessionRow | undefined>;
+  /** Holds the session until the transaction ends: its steps queue up. */
+  getForUpdate(id: string): Promise<ConnectSessionRow | undefined>;
+  update(id: string, patch: Partial<Omit<ConnectSessionRow, 'id' | 'application_id' | 'mode'>>): Promise<void>;
+  /** Removes the sessions that expired before `now` (real time). */
+  deleteExpired(now: number): Promise<void>;
 }
 
 export interface ApplicationRepo {
@@ -286,6 +376,9 @@ export interface ApplicationRepo {
   /** Applications made from that client address at or after `since` (real time). */
   countByClientSince(clientAddress: string, since: number): Promise<number>;
   update(id: string, patch: Partial<Omit<ApplicationRow, 'id'>>): Promise<void>;
+  getSigningKey(applicationId: string): Promise<SigningKeyRow | undefined>;
+  /** Keeps the first key an application gets: a second insert for it changes nothing. */
+  insertSigningKey(row: SigningKeyRow): Promise<void>;
 }
 
 export interface WebhookRepo {
@@ -320,6 +413,8 @@ export interface Repos {
   payees: PayeeRepo;
   payments: PaymentRepo;
   idempotency: IdempotencyRepo;
+  connectTokens: ConnectTokenRepo;
+  connectSessions: ConnectSessionRepo;
   webhooks: WebhookRepo;
   outbox: OutboxRepo;
 }
@@ -337,12 +432,16 @@ export interface TransactionOptions {
    * only events and deliveries. Reads of other enrollments' data stay valid across it (see `scopedRevision`).
    * `{ enrollment, account }`: besides idempotency keys and the outbox, only that account's activity (its
    * balances, transactions, payees and payments); a store may then keep valid the reads that show no activity or
-   * only another account's (see `ActivityShown`), or count it as the whole enrollment's. Default: anything.
+   * only another account's (see `ActivityShown`), or count it as the whole enrollment's. `'unshown'`: only rows no
+   * kept read shows (connect tokens and sessions, signing keys) and the outbox. Default: anything.
    */
   changes?: ChangeScope;
 }
 
-export type ChangeScope = { enrollment: string; account?: string } | 'outbox';
+export type ChangeScope = { enrollment: string; account?: string } | 'outbox' | 'unshown';
+
+/** Whether a transaction of this scope leaves every kept read valid: it counts up no revision. */
+export const countsNoRevision = (scope: ChangeScope | undefined): scope is 'outbox' | 'unshown' => scope === 'outbox' || scope === 'unshown';
 
 /**
  * Which accounts' activity (balances, transactions, payees, payments) a read of an enrollment shows: one account's,

@@ -1,5 +1,5 @@
 // Payees and Zelle payments.
-import type { Idempotent } from '../../domain/idempotency.ts';
+import type { KeyedAnswer } from '../../domain/idempotency.ts';
 import { createPayee, createPayment, listPayments, paymentOf, requirePayments, SCHEMES } from '../../domain/payments.ts';
 import type { PayeeRow, PaymentRow } from '../../storage/store.ts';
 import { answer } from '../answer.ts';
@@ -16,8 +16,8 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 const idempotencyKeyOf = (c: AppContext) => c.get('params')['Idempotency-Key'] as string | undefined;
 
-/** The resource a keyed request answers with, the answer marked when it is a replay. */
-function keyedBody<Body>(c: AppContext, result: Idempotent<Body>): Body {
+/** What a keyed request answers with (its resource or its MFA challenge), the answer marked when it is a replay. */
+function keyedBody<Answer extends KeyedAnswer<unknown>>(c: AppContext, result: Answer): Answer['body'] {
   if (result.replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
   return result.body;
 }
@@ -30,7 +30,7 @@ export const paymentHandlers = {
       const account = await pathAccount(c, runtime, { reachesInstitution: true });
       const present = (row: PayeeRow) => presentPayee(c.get('base'), row);
       const result = await createPayee(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayee'), idempotencyKeyOf(c), present);
-      return answer.json(c, runtime, 'createPayee', 200, 'connect_token' in result ? result : keyedBody(c, result));
+      return answer.json(c, runtime, 'createPayee', 200, keyedBody(c, result));
     },
   },
 
@@ -47,7 +47,7 @@ export const paymentHandlers = {
       const account = await pathAccount(c, runtime, { reachesInstitution: true });
       const present = (row: PaymentRow) => presentPayment(c.get('base'), row);
       const result = await createPayment(runtime.deps, c.get('enrollment'), account, apiBody(c, 'createPayment'), idempotencyKeyOf(c), present);
-      if ('connect_token' in result) return answer.json(c, runtime, 'createPayment', 200, result);
+      if (result.kind === 'challenge') return answer.json(c, runtime, 'createPayment', 200, keyedBody(c, result));
       return answer.json(c, runtime, 'createPayment', 202, keyedBody(c, result));
     },
   },

@@ -3,22 +3,33 @@ import type { sandboxComponents } from '../../contract/types.ts';
 import { accountFor, closeAccount } from '../../domain/accounts.ts';
 import { applicationForKey, createApplication, rollBackApplicationVersion, upgradeApplicationVersion } from '../../domain/applications.ts';
 import { DAY_MS, enrollmentNow, isoTime, parseDateTime } from '../../domain/clock.ts';
+import { approveConnectToken, findConnectToken } from '../../domain/connect-tokens.ts';
 import { createEnrollment } from '../../domain/enrollments.ts';
 import { ApiError, unprocessable } from '../../domain/errors.ts';
 import type { EventPayloads, EventType } from '../../domain/events.ts';
 import { isApplicationKey } from '../../domain/ids.ts';
-import { advanceClock, disconnectEnrollment, enrollmentStatus, refreshEnrollment } from '../../domain/lifecycle.ts';
+import { advanceClock, disconnectEnrollment, enrollmentStatus, reconnectEnrollment, refreshEnrollment } from '../../domain/lifecycle.ts';
 import { checkApplicationLimits, checkEnrollmentLimits } from '../../domain/limits.ts';
-import { fireEvent, recentDeliveries, redeliver, rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../domain/webhooks.ts';
-import { DEFAULT_APPLICATION_ID, type EnrollmentRow } from '../../storage/store.ts';
+import { signingKeyOf } from '../../domain/signing-keys.ts';
+import {
+  type AnyFiredEvent,
+  fireEvent,
+  recentDeliveries,
+  redeliver,
+  rotateWebhookSecret,
+  setWebhookUrl,
+  webhookSettings,
+} from '../../domain/webhooks.ts';
+import { type ApplicationRow, DEFAULT_APPLICATION_ID, type EnrollmentRow } from '../../storage/store.ts';
 import { VERSIONS } from '../../versions/index.ts';
 import { refusedUrl } from '../../webhooks/targets.ts';
 import { answer } from '../answer.ts';
 import { type AppContext, clientAddressOf, type Runtime } from '../env.ts';
 import { tokenOf } from '../middleware/auth.ts';
-import { applicationView, institutionOf, presentAccount, presentDelivery, presentWebhookSettings } from '../present.ts';
+import { applicationView, institutionOf, presentAccount, presentConnectToken, presentDelivery, presentWebhookSettings, userOf } from '../present.ts';
 import { requestLogScope } from '../request-log.ts';
 import { sandboxBody } from '../respond.ts';
+import { connectHandlers } from './connect.ts';
 import type { SandboxHandlers } from './types.ts';
 
 const clockOf = (runtime: Runtime, enrollment: EnrollmentRow) => ({
@@ -26,9 +37,23 @@ const clockOf = (runtime: Runtime, enrollment: EnrollmentRow) => ({
   offset_seconds: Math.floor(enrollment.clock_offset_ms / 1000),
 });
 
+/** An application as the control API shows it, with its signing key and its rollback window at `now`. */
+const presentApplication = async (runtime: Runtime, application: ApplicationRow, now: number) =>
+  applicationView(application, await signingKeyOf(runtime.deps, application.id), runtime.defaultVersion, now);
+
 /** The token's application, with its rollback window on the enrollment's clock. */
 const applicationOf = (c: AppContext, runtime: Runtime) =>
-  applicationView(c.get('application'), runtime.defaultVersion, enrollmentNow(runtime.deps.now, c.get('enrollment')));
+  presentApplication(runtime, c.get('application'), enrollmentNow(runtime.deps.now, c.get('enrollment')));
+
+/** The enrollment's state as the control API shows it. */
+const enrollmentState = (enrollment: EnrollmentRow) => ({
+  id: enrollment.id,
+  status: enrollmentStatus(enrollment),
+  institution: institutionOf(enrollment),
+  user: userOf(enrollment),
+});
+
+const connectTokenOf = (c: AppContext): string => c.req.param('connect_token')!;
 
 /** The application a new enrollment joins: the one whose key is the Basic username, else the default one. */
 async function enrollingApplication(runtime: Runtime, c: AppContext): Promise<string> {
@@ -51,16 +76,20 @@ export const sandboxHandlers: SandboxHandlers = {
       const body = (c.get('body') ?? {}) as sandboxComponents['schemas']['CreateSandboxApplicationRequest'];
       const clientAddress = clientAddressOf(c);
       await checkApplicationLimits(runtime.deps, runtime.limits, clientAddress);
-      const created = await createApplication(runtime.deps, { version: body.default_version ?? runtime.defaultVersion, clientAddress });
+      const created = await createApplication(runtime.deps, {
+        version: body.default_version ?? runtime.defaultVersion,
+        clientAddress,
+        name: body.name,
+      });
       return answer.sandbox(c, 'createSandboxApplication', 201, {
         key: created.key,
-        application: applicationView(created.application, runtime.defaultVersion, runtime.deps.now()),
+        application: await presentApplication(runtime, created.application, runtime.deps.now()),
       });
     },
   },
 
   getSandboxApplication: {
-    handle: (c, runtime) => answer.sandbox(c, 'getSandboxApplication', 200, applicationOf(c, runtime)),
+    handle: async (c, runtime) => answer.sandbox(c, 'getSandboxApplication', 200, await applicationOf(c, runtime)),
   },
 
   upgradeSandboxApplicationVersion: {
@@ -73,7 +102,7 @@ export const sandboxHandlers: SandboxHandlers = {
         serverDefault: runtime.defaultVersion,
         now,
       });
-      return answer.sandbox(c, 'upgradeSandboxApplicationVersion', 200, applicationView(upgraded, runtime.defaultVersion, now));
+      return answer.sandbox(c, 'upgradeSandboxApplicationVersion', 200, await presentApplication(runtime, upgraded, now));
     },
   },
 
@@ -81,7 +110,7 @@ export const sandboxHandlers: SandboxHandlers = {
     handle: async (c, runtime) => {
       const now = enrollmentNow(runtime.deps.now, c.get('enrollment'));
       const restored = await rollBackApplicationVersion(runtime.deps, c.get('application').id, now);
-      return answer.sandbox(c, 'rollBackSandboxApplicationVersion', 200, applicationView(restored, runtime.defaultVersion, now));
+      return answer.sandbox(c, 'rollBackSandboxApplicationVersion', 200, await presentApplication(runtime, restored, now));
     },
   },
 
@@ -91,9 +120,11 @@ export const sandboxHandlers: SandboxHandlers = {
       const applicationId = await enrollingApplication(runtime, c);
       const clientAddress = clientAddressOf(c);
       await checkEnrollmentLimits(runtime.deps, runtime.limits, applicationId, clientAddress);
-      const created = await createEnrollment(runtime.deps, { ...body, applicationId, clientAddress });
+      const { mfa_code: mfaCode, ...credentials } = body;
+      const created = await createEnrollment(runtime.deps, { ...credentials, mfaCode, applicationId, clientAddress });
       return answer.sandbox(c, 'createSandboxEnrollment', 201, {
         access_token: created.token,
+        user: userOf(created.enrollment),
         enrollment: { id: created.enrollment.id, institution: institutionOf(created.enrollment) },
         accounts: created.accounts.map((row) => presentAccount(c.get('base'), row, created.enrollment.institution_id)),
       });
@@ -104,11 +135,30 @@ export const sandboxHandlers: SandboxHandlers = {
     handle: async (c, runtime) => {
       const reason = sandboxBody(c, 'disconnectSandboxEnrollment').reason ?? null;
       const enrollment = await disconnectEnrollment(runtime.deps, c.get('enrollment').id, reason);
-      return answer.sandbox(c, 'disconnectSandboxEnrollment', 200, {
-        id: enrollment.id,
-        status: enrollmentStatus(enrollment),
-        institution: institutionOf(enrollment),
-      });
+      return answer.sandbox(c, 'disconnectSandboxEnrollment', 200, enrollmentState(enrollment));
+    },
+  },
+
+  reconnectSandboxEnrollment: {
+    handle: async (c, runtime) => {
+      const enrollment = await reconnectEnrollment(runtime.deps, c.get('enrollment').id);
+      return answer.sandbox(c, 'reconnectSandboxEnrollment', 200, enrollmentState(enrollment));
+    },
+  },
+
+  getSandboxConnectToken: {
+    handle: async (c, runtime) => {
+      const token = connectTokenOf(c);
+      const found = await findConnectToken(runtime.deps, c.get('application').id, token);
+      return answer.sandbox(c, 'getSandboxConnectToken', 200, presentConnectToken(token, found));
+    },
+  },
+
+  approveSandboxConnectToken: {
+    handle: async (c, runtime) => {
+      const token = connectTokenOf(c);
+      const approved = await approveConnectToken(runtime.deps, c.get('application').id, token);
+      return answer.sandbox(c, 'approveSandboxConnectToken', 200, presentConnectToken(token, approved));
     },
   },
 
@@ -171,7 +221,7 @@ export const sandboxHandlers: SandboxHandlers = {
   fireSandboxEvent: {
     handle: async (c, runtime) => {
       const { type, payload } = sandboxBody(c, 'fireSandboxEvent') as { type: EventType; payload?: EventPayloads[EventType] };
-      const event = await fireEvent(runtime.deps, c.get('enrollment'), type, payload);
+      const event = (await fireEvent(runtime.deps, c.get('enrollment'), type, payload)) as AnyFiredEvent;
       return answer.sandbox(c, 'fireSandboxEvent', 202, event);
     },
   },
@@ -197,4 +247,6 @@ export const sandboxHandlers: SandboxHandlers = {
       return answer.ndjson(c, 'streamSandboxLogs', stream);
     },
   },
+
+  ...connectHandlers,
 };

@@ -1,7 +1,7 @@
 // The handler map's types: one handler per operationId of each document, typed from the generated
 // `operations`. A map that misses an operation, names one the description does not have, or answers
 // an operation with another's status or body fails the type check (test/handler-map.check.ts).
-import type { operations, webhooks } from '../../contract/types.ts';
+import type { operations, sandboxOperations, sandboxWebhooks, webhooks } from '../../contract/types.ts';
 import type { Answer } from '../answer.ts';
 import type { AppContext, Runtime } from '../env.ts';
 import type { ApiOperation, SandboxOperation } from '../respond.ts';
@@ -10,12 +10,13 @@ type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' |
 /** The operations of a set of path items (each method's, where it has one). */
 type OperationsOf<Items> = NonNullable<{ [K in keyof Items]: Items[K][Method & keyof Items[K]] }[keyof Items]>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type WebhookOperation = OperationsOf<webhooks>;
+/** The operations of a document's paths: its `operations` also holds its webhooks, which the server sends rather than serves. */
+type Served<Ops, Op extends keyof Ops, Hooks> = {
+  [O in Op]: true extends (OperationsOf<Hooks> extends infer W ? (W extends unknown ? Same<Ops[O], W> : never) : never) ? never : O;
+}[Op];
 
-/** The operations of the API's paths: `operations` also holds its webhooks, which the server sends rather than serves. */
-export type ServedOperation = {
-  [O in ApiOperation]: true extends (WebhookOperation extends infer W ? (W extends unknown ? Same<operations[O], W> : never) : never) ? never : O;
-}[ApiOperation];
+export type ServedOperation = Served<operations, ApiOperation, webhooks>;
+export type ServedSandboxOperation = Served<sandboxOperations, SandboxOperation, sandboxWebhooks>;
 
 /** How a route is served besides its handler; authentication comes from the operation's `security` in the description. */
 export interface HandlerOptions {
@@ -38,4 +39,4 @@ export interface RegisteredHandler extends HandlerOptions {
 }
 
 export type ApiHandlers = { [O in ServedOperation]: OperationHandler<O> };
-export type SandboxHandlers = { [O in SandboxOperation]: OperationHandler<O> };
+export type SandboxHandlers = { [O in ServedSandboxOperation]: OperationHandler<O> };

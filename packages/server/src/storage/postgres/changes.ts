@@ -20,7 +20,7 @@
 // notifications may have been missed. Each time it is established again the epoch moves on, which makes
 // everything kept before stale.
 import pg from 'pg';
-import type { ActivityShown, ChangeScope } from '../store.ts';
+import { type ActivityShown, type ChangeScope, countsNoRevision } from '../store.ts';
 import { type ConnectionOptions, connectionTarget } from './connection.ts';
 
 export const CHANGES_CHANNEL = 'aggregation_changes';
@@ -45,12 +45,12 @@ const accountScope = (enrollmentId: string, accountId: string): string => `${enr
 /** Where each process counts the changes to any account of the enrollment it learned (never written to the table). */
 const anyAccountScope = (enrollmentId: string): string => `${enrollmentId}/`;
 
-/** Counts the transaction's change in its scope ('outbox' counts nothing: no read shows the outbox). */
+/** Counts the transaction's change in its scope ('outbox' and 'unshown' count nothing: no kept read shows them). */
 export async function countChange(
   connection: { command(sql: string, params: unknown[]): Promise<pg.QueryResult> },
   changes: ChangeScope | undefined,
 ): Promise<Counted | undefined> {
-  if (changes === 'outbox') return undefined;
+  if (countsNoRevision(changes)) return undefined;
   const scope = !changes ? ANY_SCOPE : changes.account ? accountScope(changes.enrollment, changes.account) : changes.enrollment;
   const { rows } = await connection.command(COUNT_UP, [scope]);
   return { scope, revision: Number((rows[0] as { revision: number }).revision) };

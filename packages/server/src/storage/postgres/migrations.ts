@@ -4,7 +4,7 @@
 // YYYY-MM-DD text, real booleans. Text compares byte by byte (COLLATE "C"), as in SQLite, so
 // that ordering by dates and ids does not depend on the database's locale.
 import type pg from 'pg';
-import { applicationsSchema, type Migration, TRANSACTION_VERSIONS } from '../sqlite/migrations.ts';
+import { applicationsSchema, type Migration, TRANSACTION_VERSIONS, widgetSchema } from '../sqlite/migrations.ts';
 
 export const migrations: Migration[] = [
   {
@@ -203,6 +203,11 @@ export const migrations: Migration[] = [
       CREATE TRIGGER transactions_stamp BEFORE INSERT OR UPDATE ON transactions
         FOR EACH ROW EXECUTE FUNCTION transaction_next_stamp();
     `,
+  },
+  {
+    version: 7,
+    name: 'enrollment widget',
+    sql: widgetSchema({ time: 'BIGINT', id: 'TEXT COLLATE "C"', boolean: 'BOOLEAN', no: 'FALSE' }),
   },
 ];
 

@@ -4,6 +4,8 @@
 import type {
   AccountRow,
   ApplicationRow,
+  ConnectSessionRow,
+  ConnectTokenRow,
   DeliveryRow,
   EnrollmentRow,
   EventRow,
@@ -11,6 +13,7 @@ import type {
   PayeeRow,
   PaymentRow,
   Repos,
+  SigningKeyRow,
   TransactionQuery,
   TransactionRow,
   WebhookSecretRow,
@@ -106,6 +109,7 @@ const APPLICATION_COLUMNS = Object.keys({
   previous_version: true,
   version_changed_at: true,
   client_address: true,
+  name: true,
   created_at: true,
 } satisfies Record<keyof ApplicationRow, true>) as (keyof ApplicationRow)[];
 /** The application's columns beside the enrollment's in one row: named apart by a prefix no enrollment column has. */
@@ -141,6 +145,17 @@ export function sqlRepos(conn: SqlConnection): Repos {
       getByKeyHash: async (hash) => conn.get<ApplicationRow>('SELECT * FROM applications WHERE key_hash = ?', hash),
       countByClientSince: async (address, since) => countSince(conn, 'applications', address, since),
       update: async (id, patch) => update(conn, 'applications', { id }, patch),
+      getSigningKey: async (applicationId) => conn.get<SigningKeyRow>('SELECT * FROM application_signing_keys WHERE application_id = ?', applicationId),
+      insertSigningKey: async (row) =>
+        conn.run(
+          `INSERT INTO application_signing_keys (application_id, key_id, public_key, private_key, created_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (application_id) DO NOTHING`,
+          row.application_id,
+          row.key_id,
+          row.public_key,
+          row.private_key,
+          row.created_at,
+        ),
     },
     enrollments: {
       insert: async (row) => insert(conn, 'enrollments', row),
@@ -228,6 +243,19 @@ export function sqlRepos(conn: SqlConnection): Repos {
       get: async (scope, key) => conn.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
       insert: async (row) => insert(conn, 'idempotency_keys', row),
       delete: async (scope, key) => conn.run('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key),
+      update: async (scope, key, patch) => update(conn, 'idempotency_keys', { scope, key }, patch),
+    },
+    connectTokens: {
+      insert: async (row) => insert(conn, 'connect_tokens', row),
+      get: async (tokenHash) => conn.get<ConnectTokenRow>('SELECT * FROM connect_tokens WHERE token_hash = ?', tokenHash),
+      update: async (tokenHash, patch) => update(conn, 'connect_tokens', { token_hash: tokenHash }, patch),
+    },
+    connectSessions: {
+      insert: async (row) => insert(conn, 'connect_sessions', row),
+      get: async (id) => conn.get<ConnectSessionRow>('SELECT * FROM connect_sessions WHERE id = ?', id),
+      getForUpdate: async (id) => conn.get<ConnectSessionRow>(`SELECT * FROM connect_sessions WHERE id = ?${conn.forUpdate}`, id),
+      update: async (id, patch) => update(conn, 'connect_sessions', { id }, patch),
+      deleteExpired: async (now) => conn.run('DELETE FROM connect_sessions WHERE expires_at < ?', now),
     },
     webhooks: {
       listSecrets: async (applicationId) =>

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { requireNodeSqlite } from '../../node-version.ts';
 import { identifier, type SqlConnection, sqlRepos } from '../sql/repos.ts';
-import { type ChangeScope, type Repos, type Store, StoreUnavailable, UniqueViolation } from '../store.ts';
+import { type ChangeScope, countsNoRevision, type Repos, type Store, StoreUnavailable, UniqueViolation } from '../store.ts';
 import { GroupCommit } from './group-commit.ts';
 import { migrations } from './migrations.ts';
 import { type RowReader, rowReader } from './rows.ts';
@@ -258,7 +258,8 @@ const ANY_SCOPE = '*';
 
 /**
  * The `change_scopes` revisions: a transaction that wrote anything counts up its enrollment's row, or the row
- * of every scope ('*') when it is not scoped; one that changed only the outbox counts up none. In the
+ * of every scope ('*') when it is not scoped; one that changed only what no read shows (the outbox, connect tokens
+ * and sessions) counts up none. In the
  * transaction itself, so the count commits (or rolls back) with the writes, from whichever process made them.
  */
 function scopeRevisions(write: DatabaseSync, read: DatabaseSync) {
@@ -273,7 +274,7 @@ function scopeRevisions(write: DatabaseSync, read: DatabaseSync) {
     /** Rows this connection has changed so far (a transaction wrote if this moved). */
     writes: (): number => (totalChanges.get() as unknown as [number])[0],
     count(scope: ChangeScope | undefined): void {
-      if (scope === 'outbox') return;
+      if (countsNoRevision(scope)) return;
       countUp.run(scope ? scope.enrollment : ANY_SCOPE);
     },
     of(enrollmentId: string): string {

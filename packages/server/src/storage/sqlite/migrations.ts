@@ -235,7 +235,70 @@ export const migrations: Migration[] = [
       CREATE INDEX transactions_page_stamps ON transactions (account_id, date DESC, seq DESC, stamp);
     `,
   },
+  {
+    version: 9,
+    name: 'enrollment widget',
+    sql: widgetSchema({ time: 'INTEGER', id: 'TEXT', boolean: 'INTEGER', no: '0' }),
+  },
 ];
+
+/**
+ * What the enrollment widget needs: users, MFA challenges (connect tokens) kept under their Idempotency-Key, the
+ * sessions of the widget, and each application's name and signing key. Shared by both stores: only the types of
+ * times, ids and booleans differ. Enrollments made before get a user each.
+ */
+export function widgetSchema(types: { time: string; id: string; boolean: string; no: string }): string {
+  const { time, id, boolean, no } = types;
+  return `
+    ALTER TABLE enrollments ADD COLUMN user_id ${id} NOT NULL DEFAULT '';
+    UPDATE enrollments SET user_id = 'usr_' || substr(id, 5);
+    ALTER TABLE enrollments ADD COLUMN mfa_payments ${boolean} NOT NULL DEFAULT ${no};
+    ALTER TABLE applications ADD COLUMN name TEXT;
+    ALTER TABLE idempotency_keys ADD COLUMN connect_token_hash ${id};
+
+    CREATE TABLE application_signing_keys (
+      application_id ${id} PRIMARY KEY REFERENCES applications (id),
+      key_id ${id} NOT NULL UNIQUE,
+      public_key TEXT NOT NULL,
+      private_key TEXT NOT NULL,
+      created_at ${time} NOT NULL
+    );
+
+    CREATE TABLE connect_tokens (
+      token_hash ${id} PRIMARY KEY,
+      application_id ${id} NOT NULL,
+      enrollment_id ${id} NOT NULL REFERENCES enrollments (id),
+      account_id ${id} NOT NULL,
+      operation TEXT NOT NULL CHECK (operation IN ('create_payee', 'create_payment')),
+      request_hash TEXT NOT NULL,
+      request TEXT NOT NULL,
+      idempotency_key TEXT,
+      status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'completed')),
+      issued_at ${time} NOT NULL,
+      expires_at ${time} NOT NULL,
+      approved_at ${time},
+      completed_at ${time}
+    );
+
+    CREATE TABLE connect_sessions (
+      id ${id} PRIMARY KEY,
+      application_id ${id} NOT NULL,
+      mode TEXT NOT NULL CHECK (mode IN ('enroll', 'reconnect', 'approve')),
+      step TEXT NOT NULL CHECK (step IN ('credentials', 'mfa', 'select_accounts', 'approve', 'done')),
+      products TEXT NOT NULL,
+      select_account TEXT NOT NULL CHECK (select_account IN ('disabled', 'single', 'multiple')),
+      nonce TEXT,
+      enrollment_id ${id},
+      connect_token TEXT,
+      institution_id TEXT,
+      username TEXT,
+      pending TEXT,
+      created_at ${time} NOT NULL,
+      expires_at ${time} NOT NULL
+    );
+    CREATE INDEX connect_sessions_by_expiry ON connect_sessions (expires_at);
+  `;
+}
 
 /**
  * Applications (the developers' apps) own enrollments, webhook settings, signing secrets, events

@@ -5,7 +5,7 @@
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 
 /** Stored as 0/1, read as booleans. */
-const BOOLEAN_COLUMNS = new Set(['disconnect_on_use', 'payments_supported', 'post_replaces']);
+const BOOLEAN_COLUMNS = new Set(['disconnect_on_use', 'payments_supported', 'post_replaces', 'mfa_payments']);
 
 /** Names that can be written as an object literal's key as they are (`__proto__` would set the prototype). */
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

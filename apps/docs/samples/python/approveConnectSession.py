@@ -1,0 +1,14 @@
+import os
+
+import httpx
+
+# The enrollment widget's steps take no access token: the application is named by its id.
+sandbox = httpx.Client(base_url=os.environ["AGGREGATION_BASE_URL"])
+
+response = sandbox.post(
+    f"/sandbox/connect/sessions/{os.environ['SESSION_ID']}/approve",
+    json={"application_id": os.environ["APPLICATION_ID"]},
+)
+response.raise_for_status()
+session = response.json()
+print(session["step"], session["challenge"]["status"])
