@@ -1,7 +1,16 @@
 // What connect.js (in the embedding page) and the frame at /connect/ (on the sandbox's origin) say to each other by
 // postMessage. Each side sends to the other's origin only, and takes a message only from the other's window and origin
 // and with the channel of this widget instance (two widgets on one page never hear each other).
-import type { ConnectApproval, ConnectEnrollment, ConnectEventArgs, ConnectExit, ConnectFailure, ConnectProduct, SelectAccount } from './types.ts';
+import type {
+  ConnectApproval,
+  ConnectEnrollment,
+  ConnectEventArgs,
+  ConnectExit,
+  ConnectFailure,
+  ConnectProduct,
+  ConnectReconnection,
+  SelectAccount,
+} from './types.ts';
 
 export const MESSAGE_SOURCE = 'aggregation-connect';
 
@@ -24,7 +33,7 @@ export type HostMessage = { type: 'open'; options: FrameOptions };
 export type FrameMessage =
   | { type: 'ready' }
   | { type: 'event'; args: ConnectEventArgs }
-  | { type: 'success'; result: ConnectEnrollment | ConnectApproval }
+  | { type: 'success'; result: ConnectEnrollment | ConnectReconnection | ConnectApproval }
   | { type: 'exit'; exit: ConnectExit }
   | { type: 'failure'; failure: ConnectFailure }
   /** The user closed the widget after a failure: hide the frame, no further callback. */

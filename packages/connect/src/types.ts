@@ -31,6 +31,7 @@ export type ConnectErrorCode =
   | 'connect_session.expired'
   | 'credentials_invalid'
   | 'mfa.code_invalid'
+  | 'unprocessable_entity'
   // Any other code the API documents: match on the first dot-separated tokens.
   | (string & {});
 
@@ -51,7 +52,16 @@ export interface ConnectInstitution {
   name: string;
 }
 
-/** What `onSuccess` receives after an enrollment or a reconnect: send it to your backend, which verifies `signatures`. */
+/** One signature of an enrollment's result, by one of the application's signing keys. */
+export interface ConnectSignature {
+  /** The signing key (its `id` in `GET /sandbox/application`'s `signing_key`). */
+  keyId: string;
+  algorithm: 'Ed25519';
+  /** The 64-byte signature, base64url without padding. */
+  signature: string;
+}
+
+/** What `onSuccess` receives after an enrollment: send it to your backend, which verifies `signatures`. */
 export interface ConnectEnrollment {
   /** The access token of the enrollment; it works against the API at once. */
   accessToken: string;
@@ -61,7 +71,16 @@ export interface ConnectEnrollment {
    * Signatures, by the application's signing key, of the `nonce` option, the access token, the user id and the
    * enrollment id: `verifyEnrollmentSignature` of `@aggregation/client` checks them on your backend.
    */
-  signatures: string[];
+  signatures: ConnectSignature[];
+}
+
+/** What `onSuccess` receives after a reconnect: the enrollment keeps the access token it had, so there is none. */
+export interface ConnectReconnection {
+  accessToken: null;
+  user: { id: string };
+  enrollment: { id: string; institution: ConnectInstitution };
+  /** As for an enrollment, with an empty access token in what they sign. */
+  signatures: ConnectSignature[];
 }
 
 /** What `onSuccess` receives after the user approved an MFA challenge (`connectToken`). */
@@ -129,16 +148,25 @@ interface CommonOptions {
   onEvent?: ConnectEventHandler;
 }
 
-/** Enrolling a user (no `enrollmentId`, no `connectToken`), or reconnecting a disconnected enrollment (`enrollmentId`). */
+/** Enrolling a user: neither `enrollmentId` nor `connectToken`. */
 export interface EnrollmentOptions extends CommonOptions {
   products?: ConnectProduct[];
   selectAccount?: SelectAccount;
-  /** Reconnects this disconnected enrollment: the user signs in to its institution again. */
-  enrollmentId?: string;
+  enrollmentId?: undefined;
   connectToken?: undefined;
   /** A value of your backend's, for this user's session: the signatures cover it, so a replayed result is refused. */
   nonce?: string;
   onSuccess: (enrollment: ConnectEnrollment) => void;
+}
+
+/** Reconnecting a disconnected enrollment: the user signs in to its institution again. */
+export interface ReconnectOptions extends CommonOptions {
+  enrollmentId: string;
+  connectToken?: undefined;
+  products?: undefined;
+  selectAccount?: undefined;
+  nonce?: string;
+  onSuccess: (reconnection: ConnectReconnection) => void;
 }
 
 /** Approving an MFA challenge: the `connect_token` a payee or payment request answered with. */
@@ -151,7 +179,7 @@ export interface ApprovalOptions extends CommonOptions {
   onSuccess: (approval: ConnectApproval) => void;
 }
 
-export type ConnectOptions = EnrollmentOptions | ApprovalOptions;
+export type ConnectOptions = EnrollmentOptions | ReconnectOptions | ApprovalOptions;
 
 /** What `setup` returns. */
 export interface ConnectHandler {
@@ -164,6 +192,7 @@ export interface ConnectHandler {
 /** `window.AggregationConnect`, which `/connect/connect.js` defines. */
 export interface AggregationConnect {
   setup(options: EnrollmentOptions): ConnectHandler;
+  setup(options: ReconnectOptions): ConnectHandler;
   setup(options: ApprovalOptions): ConnectHandler;
   setup(options: ConnectOptions): ConnectHandler;
   /** The widget's version (the package's). */

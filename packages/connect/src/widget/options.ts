@@ -35,6 +35,8 @@ export function checkOptions(options: ConnectOptions): FrameOptions {
   if (options.connectToken !== undefined && options.enrollmentId !== undefined) fail('connectToken and enrollmentId exclude each other');
   if (options.connectToken !== undefined && (options.products !== undefined || options.selectAccount !== undefined || options.nonce !== undefined))
     fail('connectToken approves a challenge: products, selectAccount and nonce do not apply');
+  if (options.enrollmentId !== undefined && (options.products !== undefined || options.selectAccount !== undefined))
+    fail('enrollmentId reconnects an enrollment: products and selectAccount do not apply');
   const frame: FrameOptions = { applicationId: options.applicationId };
   if (options.products) frame.products = [...options.products];
   if (options.selectAccount) frame.selectAccount = options.selectAccount;

@@ -60,10 +60,11 @@ export interface SessionAccount {
 }
 
 export interface EnrollmentResult {
-  access_token: string;
+  /** Null after a reconnect: the enrollment keeps its token. */
+  access_token: string | null;
   user: { id: string };
   enrollment: { id: string; institution: { id: string; name: string } };
-  signatures: string[];
+  signatures: { key_id: string; algorithm: 'Ed25519'; signature: string }[];
 }
 
 export interface ApprovalResult {
@@ -71,17 +72,33 @@ export interface ApprovalResult {
   status: 'approved';
 }
 
-/** A connect session as the sandbox answers it: its mode and the step the user is on, with that step's data. */
+/** The MFA challenge a session in `approve` mode shows: what the request it holds back would do. */
+export interface Challenge {
+  connect_token: string;
+  operation: 'create_payee' | 'create_payment';
+  account_id: string;
+  request: {
+    amount?: string;
+    memo?: string;
+    payee?: { name?: string; address?: string };
+    name?: string;
+    address?: string;
+  };
+  expires_at: string;
+}
+
+/** A connect session as the sandbox answers it (the sandbox document's ConnectSession): its mode and step. */
 export interface Session {
   id: string;
   mode: 'enroll' | 'reconnect' | 'approve';
   application: { id: string; name: string };
-  step: 'institution' | 'credentials' | 'mfa' | 'select_accounts' | 'approve' | 'done';
-  institution?: { id: string; name: string };
-  mfa?: { prompt: string };
-  accounts?: SessionAccount[];
-  challenge?: Record<string, unknown>;
-  result?: EnrollmentResult | ApprovalResult;
+  step: 'credentials' | 'mfa' | 'select_accounts' | 'approve' | 'done';
+  select_account: 'disabled' | 'single' | 'multiple';
+  institution: { id: string; name: string } | null;
+  mfa: { prompt: string } | null;
+  accounts: SessionAccount[] | null;
+  challenge: Challenge | null;
+  result: EnrollmentResult | ApprovalResult | null;
 }
 
 export interface SessionRequest {
@@ -93,14 +110,19 @@ export interface SessionRequest {
   connect_token?: string;
 }
 
-const sessionPath = (id: string, action: string) => `../sandbox/connect/sessions/${encodeURIComponent(id)}/${action}`;
+/** The session's operations; each step names the application the session belongs to. */
+export function sessionApi(applicationId: string) {
+  const step = (id: string, action: string, body: Record<string, unknown> = {}) =>
+    request<Session>('POST', `../sandbox/connect/sessions/${encodeURIComponent(id)}/${action}`, { application_id: applicationId, ...body });
+  return {
+    institutions: () => request<Institution[]>('GET', '../institutions'),
+    create: (body: Omit<SessionRequest, 'application_id'>) =>
+      request<Session>('POST', '../sandbox/connect/sessions', { application_id: applicationId, ...body }),
+    credentials: (id: string, body: { institution_id?: string; username: string; password: string }) => step(id, 'credentials', body),
+    mfa: (id: string, code: string) => step(id, 'mfa', { code }),
+    accounts: (id: string, accountIds: string[]) => step(id, 'accounts', { account_ids: accountIds }),
+    approve: (id: string) => step(id, 'approve'),
+  };
+}
 
-export const api = {
-  institutions: () => request<Institution[]>('GET', '../institutions'),
-  createSession: (body: SessionRequest) => request<Session>('POST', '../sandbox/connect/sessions', body),
-  credentials: (id: string, body: { institution_id: string; username: string; password: string }) =>
-    request<Session>('POST', sessionPath(id, 'credentials'), body),
-  mfa: (id: string, code: string) => request<Session>('POST', sessionPath(id, 'mfa'), { code }),
-  accounts: (id: string, accountIds: string[]) => request<Session>('POST', sessionPath(id, 'accounts'), { account_ids: accountIds }),
-  approve: (id: string) => request<Session>('POST', sessionPath(id, 'approve'), {}),
-};
+export type SessionApi = ReturnType<typeof sessionApi>;

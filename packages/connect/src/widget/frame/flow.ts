@@ -2,8 +2,8 @@
 // sandbox answers with, reports events, and hands the result to the page. Errors the user can correct (a wrong
 // password or code) stay on their step; any other error ends the run with the failure step and `onFailure`.
 import type { FrameMessage, FrameOptions } from '../../protocol.ts';
-import type { ConnectApproval, ConnectEnrollment, ConnectError, ConnectEventArgs, ConnectStep } from '../../types.ts';
-import { type ApprovalResult, api, type EnrollmentResult, type Institution, type Session, WidgetError } from './api.ts';
+import type { ConnectApproval, ConnectEnrollment, ConnectError, ConnectEventArgs, ConnectReconnection, ConnectStep } from '../../types.ts';
+import { type ApprovalResult, type EnrollmentResult, type Institution, type Session, type SessionApi, sessionApi, WidgetError } from './api.ts';
 import {
   accountsView,
   approveView,
@@ -21,7 +21,7 @@ import {
 export interface Dialog {
   show(view: View, back?: () => void): void;
   post(message: FrameMessage): void;
-  /** Hides the dialog (the page hides the frame when it gets the message that ends the run). */
+  /** Hides the dialog after a failure, once the user has read it. */
   close(): void;
 }
 
@@ -31,19 +31,19 @@ const CORRECTABLE = new Set(['credentials_invalid', 'mfa.code_invalid']);
 const asConnectError = (error: unknown): ConnectError =>
   error instanceof WidgetError ? error.toJSON() : { code: 'widget.error', message: error instanceof Error ? error.message : String(error) };
 
-function enrollmentOf(result: EnrollmentResult): ConnectEnrollment {
-  return {
-    accessToken: result.access_token,
+function enrollmentOf(result: EnrollmentResult): ConnectEnrollment | ConnectReconnection {
+  const shared = {
     user: { id: result.user.id },
     enrollment: { id: result.enrollment.id, institution: { id: result.enrollment.institution.id, name: result.enrollment.institution.name } },
-    signatures: [...result.signatures],
+    signatures: result.signatures.map((signature) => ({ keyId: signature.key_id, algorithm: signature.algorithm, signature: signature.signature })),
   };
+  return result.access_token === null ? { accessToken: null, ...shared } : { accessToken: result.access_token, ...shared };
 }
 
 const approvalOf = (result: ApprovalResult): ConnectApproval => ({ connectToken: result.connect_token, status: 'approved' });
 
 /** Institutions offering every product asked for; `verify` is met by instant or microdeposit verification. */
-function offering(institutions: Institution[], products: string[] | undefined): Institution[] {
+function offering(institutions: Institution[], products: readonly string[] | undefined): Institution[] {
   if (!products?.length) return institutions;
   return institutions.filter((institution) =>
     products.every((product) =>
@@ -61,10 +61,12 @@ export class Flow {
   private busy = false;
   private readonly dialog: Dialog;
   private readonly options: FrameOptions;
+  private readonly api: SessionApi;
 
   constructor(dialog: Dialog, options: FrameOptions) {
     this.dialog = dialog;
     this.options = options;
+    this.api = sessionApi(options.applicationId);
   }
 
   private emit(...[name, data]: DistributiveOmit<ConnectEventArgs>): void {
@@ -85,30 +87,28 @@ export class Flow {
     this.emit('open', { mode });
     try {
       const [session, institutions] = await Promise.all([
-        api.createSession({
-          application_id: options.applicationId,
+        this.api.create({
           ...(options.products ? { products: options.products } : {}),
           ...(options.selectAccount ? { select_account: options.selectAccount } : {}),
           ...(options.nonce ? { nonce: options.nonce } : {}),
           ...(options.enrollmentId ? { enrollment_id: options.enrollmentId } : {}),
           ...(options.connectToken ? { connect_token: options.connectToken } : {}),
         }),
-        mode === 'enroll' ? api.institutions() : Promise.resolve([]),
+        mode === 'enroll' ? this.api.institutions() : Promise.resolve([]),
       ]);
+      if (this.ended) return;
       this.session = session;
-      this.advance(session, offering(institutions, options.products));
+      if (session.mode === 'enroll' && session.step === 'credentials') this.institutions(offering(institutions, options.products));
+      else this.advance(session);
     } catch (error) {
       this.fail(error);
     }
   }
 
-  /** Shows the step the session is on. */
-  private advance(session: Session, institutions: Institution[] = []): void {
+  /** Shows the step the session answered with. */
+  private advance(session: Session): void {
     this.session = session;
     switch (session.step) {
-      case 'institution':
-        this.institutions(institutions);
-        break;
       case 'credentials':
         this.credentials(session.institution!, undefined);
         break;
@@ -121,7 +121,7 @@ export class Flow {
       case 'select_accounts':
         this.show(
           'accounts',
-          accountsView(session.application.name, session.accounts ?? [], this.options.selectAccount === 'multiple', (ids, error) =>
+          accountsView(session.application.name, session.accounts ?? [], session.select_account === 'multiple', (ids, error) =>
             this.submitAccounts(ids, error),
           ),
         );
@@ -129,7 +129,7 @@ export class Flow {
       case 'approve':
         this.show(
           'approve',
-          approveView(String(session.challenge?.operation ?? 'create_payment'), session.challenge ?? {}, {
+          approveView(session.challenge!, session.institution, {
             approve: (error) => this.approve(error),
             cancel: () => this.exit(),
           }),
@@ -155,13 +155,14 @@ export class Flow {
     );
   }
 
+  /** Signing in: at the institution the user picked (enrolling), or at the enrollment's (reconnecting). */
   private credentials(institution: { id: string; name: string }, back: (() => void) | undefined): void {
     const reconnect = this.session!.mode === 'reconnect';
     const view = credentialsView(institution, reconnect, (fields, form) =>
       this.run(
         () => {
           this.emit('credentials.submitted', { institution: { id: institution.id, name: institution.name } });
-          return api.credentials(this.session!.id, { institution_id: institution.id, ...fields });
+          return this.api.credentials(this.session!.id, reconnect ? fields : { institution_id: institution.id, ...fields });
         },
         (error) => {
           showError(form.error, [form.username, form.password], error);
@@ -177,7 +178,7 @@ export class Flow {
     this.run(
       () => {
         this.emit('mfa.submitted', {});
-        return api.mfa(this.session!.id, code);
+        return this.api.mfa(this.session!.id, code);
       },
       (failure) => {
         showError(error, [field], failure);
@@ -191,7 +192,7 @@ export class Flow {
     this.run(
       () => {
         this.emit('accounts.selected', { count: ids.length });
-        return api.accounts(this.session!.id, ids);
+        return this.api.accounts(this.session!.id, ids);
       },
       (failure) => showError(error, [], failure),
     );
@@ -201,7 +202,7 @@ export class Flow {
     this.run(
       () => {
         this.emit('approval.submitted', {});
-        return api.approve(this.session!.id);
+        return this.api.approve(this.session!.id);
       },
       (failure) => showError(error, [], failure),
     );

@@ -1,7 +1,7 @@
 // The content of each step: a heading (which the dialog is labelled by and focus lands on), then the step's form.
 // Views only build elements and call the handlers they are given; the flow decides what happens next.
 import type { ConnectError } from '../../types.ts';
-import type { Institution, SessionAccount } from './api.ts';
+import type { Challenge, Institution, SessionAccount } from './api.ts';
 import { h } from './dom.ts';
 
 export interface View {
@@ -224,40 +224,47 @@ export function accountsView(
   return { content: element, focus: inputs[0] ?? title };
 }
 
-/** One line of the challenge's summary, from the fields the sandbox gives; unknown fields are left out. */
-function challengeRows(challenge: Record<string, unknown>): [string, string][] {
-  const rows: [string, string][] = [];
-  const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
-  const payee = (challenge.payee ?? {}) as Record<string, unknown>;
-  const account = (challenge.account ?? {}) as Record<string, unknown>;
-  const add = (label: string, value: unknown) => {
-    const shown = text(value);
-    if (shown) rows.push([label, shown]);
-  };
-  add('Amount', challenge.amount === undefined ? undefined : `$${text(challenge.amount)}`);
-  add('To', payee.name ?? challenge.name);
-  add('Address', payee.address ?? challenge.address);
-  add('Memo', challenge.memo);
-  add('From', account.name === undefined ? challenge.account_id : `${text(account.name)} •••• ${text(account.last_four) ?? ''}`.trim());
-  return rows;
+/** What the challenge's request would do, as label and value lines. */
+function challengeRows(challenge: Challenge, institution: { name: string } | null): [string, string][] {
+  const { request } = challenge;
+  const rows: [string, string | undefined][] =
+    challenge.operation === 'create_payment'
+      ? [
+          ['Amount', request.amount === undefined ? undefined : `$${request.amount}`],
+          ['To', request.payee?.name ?? request.payee?.address],
+          ['Address', request.payee?.name ? request.payee.address : undefined],
+          ['Memo', request.memo],
+        ]
+      : [
+          ['Payee', request.name],
+          ['Address', request.address],
+        ];
+  rows.push(['From', institution ? `Your ${institution.name} account` : undefined]);
+  return rows.filter((row): row is [string, string] => typeof row[1] === 'string' && row[1] !== '');
 }
 
 export function approveView(
-  operation: string,
-  challenge: Record<string, unknown>,
+  challenge: Challenge,
+  institution: { name: string } | null,
   handlers: { approve: (error: HTMLParagraphElement) => void; cancel: () => void },
 ): View {
-  const what = operation === 'create_payee' ? 'payee' : 'payment';
+  const what = challenge.operation === 'create_payee' ? 'payee' : 'payment';
   const title = heading(`Approve this ${what}`);
   const error = errorLine('approve-error');
-  const rows = challengeRows(challenge);
+  const rows = challengeRows(challenge, institution);
   const approve = h('button', { type: 'button', class: 'primary', onclick: () => handlers.approve(error) }, `Approve ${what}`);
   return {
     content: h(
       'div',
       { class: 'step' },
       title,
-      h('p', {}, `Your bank asks you to confirm this ${what} before it is made.`),
+      h(
+        'p',
+        {},
+        what === 'payee'
+          ? 'Your bank asks you to confirm this new payee before it is added.'
+          : 'Your bank asks you to confirm this payment before it is sent.',
+      ),
       rows.length > 0 && h('dl', { class: 'summary' }, ...rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)])),
       error,
       h('div', { class: 'actions' }, approve, h('button', { type: 'button', class: 'secondary', onclick: handlers.cancel }, 'Cancel')),
