@@ -1,6 +1,7 @@
 // The docs as the server serves them beside the sandbox: the guides and operations as Markdown, llms.txt, and the
-// console at /docs/try/, which in headless Chromium enrolls a test user, sends GET /accounts to this same server and
-// shows the answer (status, headers with Request-Id, the accounts, the curl line).
+// console at /docs/try/, which in headless Chromium enrolls a test user (at once, or through the enrollment widget this
+// server serves at /connect/), sends GET /accounts to this same server and shows the answer (status, headers with
+// Request-Id, the accounts, the curl line).
 import assert from 'node:assert/strict';
 import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
 import { type Browser, chromium } from 'playwright-core';
@@ -70,4 +71,36 @@ describe('the docs served by the sandbox server', () => {
     assert.ok(curl.includes(`-u '${token}:'`) && curl.includes(`'${server.url}/accounts'`), curl);
     assert.deepEqual(errors, []);
   });
+
+  it.skipIf(noChromium)(
+    'the console enrolls through the widget: an institution, a sign-in, the accounts; then its token is filled in and answers',
+    async () => {
+      const page = await browser!.newPage();
+      page.setDefaultTimeout(HANG_GUARD_MS / 2);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${server.url}/docs/try/?document=2020-10-12&operation=listAccounts`);
+      assert.equal(await page.getByLabel('Application id (for the widget)').inputValue(), 'app_default');
+      await page.getByRole('button', { name: 'Connect through the widget' }).click();
+      const frame = (await (await page.waitForSelector('iframe[title="Connect your bank account"]', { state: 'visible' })).contentFrame())!;
+      await frame.getByLabel('Search institutions').fill('wells');
+      await frame.getByRole('button', { name: 'Wells Fargo' }).click();
+      await frame.getByLabel('Username').fill('username');
+      await frame.getByLabel('Password').fill('password');
+      await frame.getByRole('button', { name: 'Sign in' }).click();
+      await frame.getByRole('heading', { name: 'Choose accounts' }).waitFor();
+      await frame.getByRole('button', { name: 'Continue' }).click();
+      await frame.getByRole('heading', { name: 'Connected' }).waitFor();
+      await frame.getByRole('button', { name: 'Continue' }).click();
+      await page.locator('#enroll-status', { hasText: /^Enrolled enr_\S+ at Wells Fargo through the widget/ }).waitFor();
+      const token = await page.getByLabel('Sandbox access token').inputValue();
+      assert.match(token, /^test_token_/);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('#status[data-status]').waitFor();
+      assert.match((await page.locator('#status').textContent()) ?? '', /^200\b/);
+      const accounts = JSON.parse((await page.locator('#response-body').textContent()) ?? '') as { institution: { name: string } }[];
+      assert.ok(accounts.length > 0 && accounts.every((account) => account.institution.name === 'Wells Fargo'));
+      assert.deepEqual(errors, []);
+    },
+  );
 });
