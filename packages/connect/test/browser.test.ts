@@ -25,7 +25,7 @@ const skip =
 
 const HOST_PAGE = `<!doctype html><html lang="en"><head><title>An integrator's page</title></head><body>
 <header><a href="#main" id="skip">Skip</a></header>
-<main id="main"><h1>Accounts</h1><button id="opener" type="button">Connect your bank</button><div style="height:3000px"></div></main>
+<main id="main"><h1>Accounts</h1><button id="opener" type="button">Connect your bank</button></main>
 <script src="/page.js"></script></body></html>`;
 
 type Entry = [string, ...unknown[]];
@@ -58,16 +58,18 @@ describe.skipIf(skip)('the widget in Chromium, embedded by a page of another ori
       logLevel: 'warning',
     });
     const pageScript = bundled.outputFiles[0]!.text;
-    host = createServer((request, response) => {
-      if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(HOST_PAGE);
-      if (request.url === '/page.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(pageScript);
-      response.writeHead(404).end();
-    });
-    hostUrl = await listen(host);
     // A port nothing listens on: taken, then given back.
     const closed = createServer();
     silentUrl = await listen(closed);
     await new Promise((resolve) => closed.close(resolve));
+    // The page has a policy of its own, as careful integrators' pages do: no inline script or style.
+    const policy = `default-src 'self'; script-src 'self' ${sandboxUrl} ${silentUrl}; frame-src ${sandboxUrl}; connect-src 'self' ${sandboxUrl} ${silentUrl}`;
+    host = createServer((request, response) => {
+      if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': policy }).end(HOST_PAGE);
+      if (request.url === '/page.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(pageScript);
+      response.writeHead(404).end();
+    });
+    hostUrl = await listen(host);
     browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
   });
 
@@ -239,6 +241,8 @@ describe.skipIf(skip)('the widget in Chromium, embedded by a page of another ori
       })),
       { inert: [true, true], overflow: 'hidden' },
     );
+    // Over the whole viewport, though the page's policy forbids inline styles.
+    assert.deepEqual(await page.locator('iframe').boundingBox(), { x: 0, y: 0, ...page.viewportSize()! });
     const dialog = frame.getByRole('dialog');
     assert.equal(await dialog.getAttribute('aria-modal'), 'true');
     assert.equal(await dialog.getAttribute('aria-labelledby'), 'step-title');

@@ -43,20 +43,21 @@ function call<Args extends unknown[]>(callback: ((...args: Args) => void) | unde
   }
 }
 
-const FRAME_STYLE = [
-  'position:fixed',
-  'inset:0',
-  'width:100%',
-  'height:100%',
-  'border:0',
-  'margin:0',
-  'padding:0',
-  'z-index:2147483647',
-  'background:transparent',
+/** The frame over the whole viewport. Set through CSSOM: a page whose CSP forbids inline styles still allows it. */
+const FRAME_STYLE: Record<string, string> = {
+  position: 'fixed',
+  inset: '0',
+  width: '100%',
+  height: '100%',
+  border: '0',
+  margin: '0',
+  padding: '0',
+  'z-index': '2147483647',
+  background: 'transparent',
   // The frame's canvas stays transparent only when its color scheme is the element's.
-  'color-scheme:normal',
-  'display:none',
-].join(';');
+  'color-scheme': 'normal',
+  display: 'none',
+};
 
 /** The page as it was before the dialog opened, restored when it closes. */
 interface PageState {
@@ -103,7 +104,7 @@ function setup(options: ConnectOptions): ConnectHandler {
   const show = () => {
     if (!frame || page) return;
     page = makeModal(frame);
-    frame.style.display = 'block';
+    frame.style.setProperty('display', 'block', 'important');
     frame.focus();
     const message: HostMessage = { type: 'open', options: frameOptions };
     frame.contentWindow?.postMessage(envelope(channel, message), frameOrigin);
@@ -112,7 +113,7 @@ function setup(options: ConnectOptions): ConnectHandler {
   const hide = () => {
     wanted = false;
     if (!frame || !page) return;
-    frame.style.display = 'none';
+    frame.style.setProperty('display', 'none', 'important');
     const state = page;
     page = undefined;
     restorePage(state);
@@ -171,7 +172,7 @@ function setup(options: ConnectOptions): ConnectHandler {
     }
     frame = document.createElement('iframe');
     frame.title = 'Connect your bank account';
-    frame.setAttribute('style', FRAME_STYLE);
+    for (const [property, value] of Object.entries(FRAME_STYLE)) frame.style.setProperty(property, value, 'important');
     frame.src = `${baseUrl}${FRAME_PATH}${frameQuery(location.origin, channel)}`;
     document.body.append(frame);
   };
