@@ -25,6 +25,10 @@ export const variables = {
   enrollmentId: 'The enrollment of the access token.',
   applicationKey: 'The key of the application POST /sandbox/applications made; enrollments are made with it.',
   deliveryId: 'A webhook delivery of that application.',
+  applicationId: "That application's public id, which the enrollment widget's sessions name.",
+  sessionId: 'An enrollment widget session of that application.',
+  connectAccountId: 'An account that session offers to grant.',
+  connectToken: 'The connect_token of an MFA challenge of that enrollment.',
 } as const;
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -97,9 +101,12 @@ export function testScript(bundle: OpenApiDocument, document: DocumentName, oper
 
 const templateOf = (path: string[] = []) => `/${path.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`;
 
-/** Removing access (DELETE) or ending the enrollment's data (disconnect, close) would break every later request. */
+/**
+ * Removing access (DELETE) or ending the enrollment's data (disconnect, close) would break every later request; a
+ * reconnect needs the disconnect before it.
+ */
 function endsTheData(operation: Operation): boolean {
-  return operation.method === 'delete' || /disconnect|close/i.test(operation.operationId);
+  return operation.method === 'delete' || /disconnect|reconnect|close/i.test(operation.operationId);
 }
 
 /** Making a sandbox enrollment fills the environment in, so that every other request can run next. */
@@ -115,7 +122,17 @@ const keepEnrollment = [
 
 /** What a run keeps for the requests after it: the payment made, a transaction listed. */
 const keepIds: Record<string, string[]> = {
-  createSandboxApplication: [`if (pm.response.code === 201) pm.environment.set('applicationKey', pm.response.json().key);`],
+  createSandboxApplication: [
+    `if (pm.response.code === 201) {`,
+    `  pm.environment.set('applicationKey', pm.response.json().key);`,
+    `  pm.environment.set('applicationId', pm.response.json().application.id);`,
+    `}`,
+  ],
+  createConnectSession: [`if (pm.response.code === 201) pm.environment.set('sessionId', pm.response.json().id);`],
+  submitConnectMfa: [
+    `const offered = pm.response.code === 200 ? pm.response.json().accounts : null;`,
+    `if (offered) pm.environment.set('connectAccountId', offered[0].id);`,
+  ],
   createSandboxEnrollment: keepEnrollment,
   listSandboxWebhookDeliveries: [
     `const [latest] = pm.response.code === 200 ? pm.response.json() : [];`,
@@ -155,20 +172,83 @@ function prepare(item: Item, operation: Operation, bundle: OpenApiDocument, docu
       ],
     };
   }
+  const body = widgetBodies[operation.operationId];
+  if (body) request.body = { mode: 'raw', raw: JSON.stringify({ application_id: '{{applicationId}}', ...body }, null, 2) };
   const exec = [...testScript(bundle, document, operation), ...(keepIds[operation.operationId] ?? [])];
   item.event = [{ listen: 'test', script: { type: 'text/javascript', exec } }];
+  const before = beforeRequest[operation.operationId];
+  if (before) item.event.push({ listen: 'prerequest', script: { type: 'text/javascript', exec: before } });
 }
 
-/** Operations whose answers every other request needs, in the order they come first in their folder. */
-const firstOperations = ['createSandboxApplication', 'createSandboxEnrollment'];
+/**
+ * The enrollment widget's steps, one session walked through in order: a user whose sign-in asks for a one-time code,
+ * then the accounts to grant. The application is the one the collection made.
+ */
+const widgetBodies: Record<string, Record<string, unknown>> = {
+  createConnectSession: { select_account: 'multiple', nonce: 'postman' },
+  submitConnectCredentials: { institution_id: 'chase', username: 'mfa.device', password: 'password' },
+  submitConnectMfa: { code: '1234' },
+  selectConnectAccounts: { account_ids: ['{{connectAccountId}}'] },
+  approveConnectSession: {},
+};
+
+/** Before a request that needs an MFA challenge of the enrollment: one, from a payment whose memo asks for it. */
+const makeChallenge = (then: string[]) => [
+  `pm.sendRequest({`,
+  `  url: pm.environment.get('baseUrl') + '/accounts/' + pm.environment.get('accountId') + '/payments',`,
+  `  method: 'POST',`,
+  `  header: { 'Content-Type': 'application/json', 'Idempotency-Key': pm.variables.replaceIn('{{$guid}}') },`,
+  `  auth: { type: 'basic', basic: [{ key: 'username', value: pm.environment.get('accessToken') }, { key: 'password', value: '' }] },`,
+  `  body: { mode: 'raw', raw: JSON.stringify({ amount: '1.00', memo: 'mfa', payee: { scheme: 'zelle', address: 'postman@example.com', name: 'Postman', type: 'person' } }) },`,
+  `}, (error, challenge) => {`,
+  `  if (error) throw error;`,
+  `  pm.environment.set('connectToken', challenge.json().connect_token);`,
+  ...then.map((line) => `  ${line}`),
+  `});`,
+];
+
+const beforeRequest: Record<string, string[]> = {
+  getSandboxConnectToken: makeChallenge([]),
+  // A session of its own, approving a challenge of its own.
+  approveConnectSession: makeChallenge([
+    `pm.sendRequest({`,
+    `  url: pm.environment.get('baseUrl') + '/sandbox/connect/sessions',`,
+    `  method: 'POST',`,
+    `  header: { 'Content-Type': 'application/json' },`,
+    `  body: { mode: 'raw', raw: JSON.stringify({ application_id: pm.environment.get('applicationId'), connect_token: pm.environment.get('connectToken') }) },`,
+    `}, (failed, session) => {`,
+    `  if (failed) throw failed;`,
+    `  pm.environment.set('sessionId', session.json().id);`,
+    `});`,
+  ]),
+};
+
+/**
+ * Operations whose answers the requests after them need, in the order they come first in their folder (and their
+ * folders first): the application and its enrollment, the widget's session and its steps, the challenge before its
+ * approval.
+ */
+const firstOperations = [
+  'createSandboxApplication',
+  'createSandboxEnrollment',
+  'getSandboxConnectToken',
+  'approveSandboxConnectToken',
+  'createConnectSession',
+  'submitConnectCredentials',
+  'submitConnectMfa',
+  'selectConnectAccounts',
+  'approveConnectSession',
+];
+
+function rankOf(item: Item, operationIdOf: WeakMap<Item, string>): number {
+  if (item.item) return Math.min(...item.item.map((child) => rankOf(child, operationIdOf)));
+  const at = firstOperations.indexOf(operationIdOf.get(item) ?? '');
+  return at < 0 ? firstOperations.length : at;
+}
 
 function firstThingsFirst(folder: Item, operationIdOf: WeakMap<Item, string>): Item {
   if (!folder.item) return folder;
-  const rank = (item: Item) => {
-    const at = firstOperations.indexOf(operationIdOf.get(item) ?? '');
-    return at < 0 ? firstOperations.length : at;
-  };
-  return { ...folder, item: [...folder.item].sort((a, b) => rank(a) - rank(b)) };
+  return { ...folder, item: [...folder.item].sort((a, b) => rankOf(a, operationIdOf) - rankOf(b, operationIdOf)) };
 }
 
 /** The collection of a document, ready to run against the sandbox. */
@@ -192,10 +272,14 @@ export async function buildCollection(bundle: OpenApiDocument, document: Documen
     });
   collection.item = keep(collection.item)
     .filter((folder) => !folder.item || folder.item.length > 0)
-    .map((folder) => firstThingsFirst(folder, operationIdOf));
+    .map((folder) => firstThingsFirst(folder, operationIdOf))
+    .sort((a, b) => rankOf(a, operationIdOf) - rankOf(b, operationIdOf));
   if (operations.size > 0) throw new Error(`${document}: operations missing from the collection: ${[...operations.keys()].join(', ')}`);
-  // DELETE /accounts/{id} before DELETE /accounts, which revokes the token.
-  last.sort((a, b) => ((a.request!.url.path?.length ?? 0) > (b.request!.url.path?.length ?? 0) ? -1 : 1));
+  // DELETE /accounts/{id} before DELETE /accounts, which revokes the token; the reconnect after the disconnect.
+  const reconnects = (item: Item) => /reconnect/i.test(operationIdOf.get(item) ?? '');
+  last.sort((a, b) =>
+    reconnects(a) !== reconnects(b) ? (reconnects(a) ? 1 : -1) : (a.request!.url.path?.length ?? 0) > (b.request!.url.path?.length ?? 0) ? -1 : 1,
+  );
   if (last.length > 0) collection.item.push({ name: 'Run last: these end access to the data', item: last });
   collection.auth = {
     type: 'basic',

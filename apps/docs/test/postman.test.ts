@@ -37,7 +37,7 @@ describe('Postman collections', () => {
     assert.match(last.name, /Run last/);
     assert.deepEqual(
       requests(last.item!).map((item) => /(\w+): checked against/.exec(scripts(item))?.[1]),
-      ['closeSandboxAccount', 'disconnectSandboxEnrollment'],
+      ['closeSandboxAccount', 'disconnectSandboxEnrollment', 'reconnectSandboxEnrollment'],
     );
   });
 });

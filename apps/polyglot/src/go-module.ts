@@ -1,13 +1,13 @@
 // The Go module aggregation.example/client as released: the generated client (clients/go) with the hand-written
 // layer of go/ (token authentication, typed errors, retries, webhook verification and their tests, README), the
-// POSTs that take an Idempotency-Key (idempotency.gen.go, from the description) and the shared webhook vectors as
-// its testdata, assembled into a folder that `go vet` and `go test` must pass.
+// POSTs that take an Idempotency-Key (idempotency.gen.go, from the description) and the shared webhook and enrollment
+// signature vectors as its testdata, assembled into a folder that `go vet` and `go test` must pass.
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock } from '@aggregation/contract-tests/cached-venv';
 import { idempotentPosts } from './idempotency.ts';
 import { clientsDir, goClientDir, packageDir, repoRoot } from './paths.ts';
-import { webhookVectorsPath } from './python-package.ts';
+import { webhookVectorsPath, writeEnrollmentVectors } from './python-package.ts';
 import { run } from './run.ts';
 import { hashFiles } from './stamp.ts';
 
@@ -28,6 +28,7 @@ export function assembleGoModule(outDir: string): string {
   writeFileSync(join(outDir, 'idempotency.gen.go'), idempotencyModule());
   cpSync(join(repoRoot, 'LICENSE'), join(outDir, 'LICENSE'));
   cpSync(webhookVectorsPath, join(outDir, 'testdata', 'webhook-signatures.json'));
+  writeEnrollmentVectors(join(outDir, 'testdata', 'enrollment-signatures.json'));
   return outDir;
 }
 

@@ -5,6 +5,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { enrollmentSignatureVectors } from '@aggregation/server/signature-vectors';
 import { idempotentPosts } from './idempotency.ts';
 import { bundlePath, clientsDir, packageDir, pythonClientDir, repoRoot } from './paths.ts';
 import { venvEnv, venvPython } from './python.ts';
@@ -15,6 +16,16 @@ export const pythonLayerDir = join(packageDir, 'python');
 export const pythonPackageDir = join(clientsDir, 'python-package');
 /** The vectors every language's webhook verification is tested on. */
 export const webhookVectorsPath = join(repoRoot, 'openapi', 'test', 'fixtures', 'webhook-signatures.json');
+
+/**
+ * Writes the enrollment signature vectors every language's verifier is tested on, as the server's signing code makes
+ * them now (`@aggregation/server/signature-vectors`), to `file`; returns it.
+ */
+export function writeEnrollmentVectors(file: string): string {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(enrollmentSignatureVectors(), null, 2)}\n`);
+  return file;
+}
 
 const require = createRequire(import.meta.url);
 

@@ -24,7 +24,15 @@ afterAll(() => server?.close());
 
 it.skipIf(noGo)('the Go module passes go vet and its tests, on the shared webhook vectors and against the sandbox server', async () => {
   const module = await buildGoModule(toolchain.go!, join(artifactsDir, 'go-module'));
-  for (const file of ['go.mod', 'go.sum', 'README.md', 'LICENSE', 'idempotency.gen.go', 'testdata/webhook-signatures.json']) {
+  for (const file of [
+    'go.mod',
+    'go.sum',
+    'README.md',
+    'LICENSE',
+    'idempotency.gen.go',
+    'testdata/webhook-signatures.json',
+    'testdata/enrollment-signatures.json',
+  ]) {
     assert.ok(existsSync(join(module, file)), `${file} is missing from the module`);
   }
   const { stdout } = await run(toolchain.go!, ['test', '-v', '-count=1', '-run', '^TestSandbox', './...'], {
@@ -32,6 +40,6 @@ it.skipIf(noGo)('the Go module passes go vet and its tests, on the shared webhoo
     env: { ...process.env, AGGREGATION_BASE_URL: server!.url },
   });
   const passed = stdout.split('\n').filter((line) => /^--- PASS: TestSandbox/.test(line));
-  assert.equal(passed.length, 4, stdout);
+  assert.equal(passed.length, 5, stdout);
   assert.doesNotMatch(stdout, /--- (SKIP|FAIL)/);
 });

@@ -68,7 +68,8 @@ describe('Newman', () => {
   test('the sandbox collection passes every test, the requests that end the data last', async () => {
     const { summary } = await run({ collection: await collectionOf('sandbox'), environment: environmentFor('sandbox') });
     assert.deepEqual(failures(summary), []);
-    assert.equal(summary.run.stats.requests.total, operationsOf(loadBundle('sandbox')).length);
+    // One item per operation (the MFA challenges' scripts send requests of their own before theirs).
+    assert.equal(summary.run.stats.items.total, operationsOf(loadBundle('sandbox')).length);
   });
 
   test('a request that fails the description fails its test', async () => {

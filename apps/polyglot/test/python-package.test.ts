@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { type RunningServer, startServer } from '@aggregation/server';
 import { skipWhenMissing } from '@aggregation/test-support';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { artifactsDir } from '../src/paths.ts';
 import { venvEnv, venvPython } from '../src/python.ts';
-import { assemblePythonPackage, pythonLayerDir, webhookVectorsPath } from '../src/python-package.ts';
+import { assemblePythonPackage, pythonLayerDir, webhookVectorsPath, writeEnrollmentVectors } from '../src/python-package.ts';
 import { run } from '../src/run.ts';
 import { findToolchain, missingTool } from '../src/toolchain.ts';
 
@@ -22,15 +23,27 @@ describe('the Python package aggregation-client', () => {
   });
   afterAll(() => server?.close());
 
-  it.skipIf(noPython)('passes its unit tests, on the shared webhook vectors, and its tests against the sandbox server', async () => {
-    const source = assemblePythonPackage();
-    const { stderr } = await run(venvPython, ['-m', 'unittest', 'discover', '-v', '-s', join(pythonLayerDir, 'tests')], {
-      env: venvEnv({ PYTHONPATH: source, AGGREGATION_WEBHOOK_VECTORS: webhookVectorsPath, AGGREGATION_BASE_URL: server!.url }),
-    });
-    assert.match(stderr, /\nOK\n?$/);
-    const againstTheSandbox = stderr.split('\n').filter((line) => /test_(sandbox\.AgainstTheSandbox|payments\.Payments)/.test(line));
-    assert.ok(againstTheSandbox.length >= 7 && againstTheSandbox.every((line) => line.endsWith('... ok')), stderr);
-  });
+  it.skipIf(noPython)(
+    'passes its unit tests, on the shared webhook and enrollment signature vectors, and its tests against the sandbox server',
+    async () => {
+      const source = assemblePythonPackage();
+      const enrollmentVectors = writeEnrollmentVectors(join(artifactsDir, 'vectors', 'enrollment-signatures.json'));
+      const { stderr } = await run(venvPython, ['-m', 'unittest', 'discover', '-v', '-s', join(pythonLayerDir, 'tests')], {
+        env: venvEnv({
+          PYTHONPATH: source,
+          AGGREGATION_WEBHOOK_VECTORS: webhookVectorsPath,
+          AGGREGATION_ENROLLMENT_VECTORS: enrollmentVectors,
+          AGGREGATION_BASE_URL: server!.url,
+        }),
+      });
+      assert.match(stderr, /\nOK\n?$/);
+      const againstTheSandbox = stderr
+        .split('\n')
+        .filter((line) => /test_(sandbox\.AgainstTheSandbox|payments\.Payments|enrollment_signatures\.AgainstTheSandbox)/.test(line));
+      assert.ok(againstTheSandbox.length >= 8 && againstTheSandbox.every((line) => line.endsWith('... ok')), stderr);
+      assert.match(stderr, /test_every_case_by_the_key_alone_and_by_the_key_with_its_id .*\.\.\. ok/);
+    },
+  );
 
   it("the README's code blocks are the example files", () => {
     const readme = readFileSync(join(pythonLayerDir, 'README.md'), 'utf8');

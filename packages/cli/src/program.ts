@@ -1,11 +1,13 @@
 // The `aggregation` command: its global options and every subcommand.
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { approveCommand } from './commands/approve.ts';
 import { clockCommand } from './commands/clock.ts';
 import { deliveriesCommand } from './commands/deliveries.ts';
 import { enrollCommand } from './commands/enroll.ts';
 import { listenCommand } from './commands/listen.ts';
 import { logsCommand } from './commands/logs.ts';
+import { reconnectCommand } from './commands/reconnect.ts';
 import { serveCommand } from './commands/serve.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { Context, DEFAULT_BASE_URL, type GlobalOptions } from './context.ts';
@@ -33,6 +35,8 @@ Examples:
   $ aggregation trigger webhook.test
   $ aggregation clock advance 3d
   $ aggregation deliveries --failed
+  $ aggregation approve <connect_token>                        # an MFA challenge, as its user would
+  $ aggregation reconnect                                      # a disconnected enrollment
   $ aggregation logs tail
 
 Every command takes --base-url, --token and --json; \`aggregation <command> --help\` shows its own examples.`,
@@ -45,6 +49,8 @@ Every command takes --base-url, --token and --json; \`aggregation <command> --he
   clockCommand(program);
   deliveriesCommand(program);
   logsCommand(program);
+  approveCommand(program);
+  reconnectCommand(program);
   return program;
 }
 

@@ -137,7 +137,7 @@ describe('aggregation', () => {
     const help = await run(['--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Examples:[\s\S]*aggregation listen --forward-to/);
-    for (const command of ['serve', 'enroll', 'listen', 'trigger', 'clock advance', 'deliveries', 'redeliver', 'logs tail']) {
+    for (const command of ['serve', 'enroll', 'listen', 'trigger', 'clock advance', 'deliveries', 'redeliver', 'logs tail', 'approve', 'reconnect']) {
       const own = await run([...command.split(' '), '--help']);
       assert.match(own.stdout, /Examples:\n {2}\$ aggregation /, command);
       assert.match(own.stdout, /--base-url <url>[\s\S]*--token <token>[\s\S]*--json/, `${command} lists the global options`);
@@ -184,6 +184,49 @@ describe('aggregation', () => {
     const shown = await run(['--base-url', `http://127.0.0.1:${port}`, 'clock', 'show', '--json'], config);
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal(JSON.parse(shown.stdout).offset_seconds, 0);
+  });
+
+  test('approve: the MFA challenge is approved, and the same request with the same key then pays once; refusals say why', async () => {
+    const { access_token: token, accounts } = await json([...global, 'enroll', 'mfa.payments']);
+    const pay = () =>
+      fetch(`${baseUrl}/accounts/${accounts[0].id}/payments`, {
+        method: 'POST',
+        headers: { ...basic(token), 'content-type': 'application/json', 'idempotency-key': 'cli-approve' },
+        body: JSON.stringify({ amount: '4.00', memo: 'CLI', payee: { scheme: 'zelle', address: 'cli@example.com', name: 'Cli', type: 'person' } }),
+      });
+    const challenged = (await (await pay()).json()) as { connect_token: string };
+    const printed = await run([...global, '--token', token, 'approve', challenged.connect_token]);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /Approved the create_payment challenge on acc_\w+ .*\n.*Idempotency-Key cli-approve/);
+    const paid = await pay();
+    assert.equal(paid.status, 202);
+    const again = await run([...global, '--token', token, 'approve', challenged.connect_token, '--json']);
+    assert.equal(again.code, 1);
+    assert.equal(JSON.parse(again.stdout).error.code, 'connect_token.completed');
+    const unknown = await run([...global, '--token', token, 'approve', 'no-such-token']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /404 connect_token\.not_found, request req_\w+/);
+  });
+
+  test('reconnect: a disconnected enrollment is healthy again, with the same token; a healthy one is refused', async () => {
+    const { access_token: token, accounts } = await json([...global, 'enroll', 'disconnected']);
+    const balances = () => fetch(`${baseUrl}/accounts/${accounts[0].id}/balances`, { headers: basic(token) });
+    assert.equal((await balances()).status, 404, 'the user disconnects at its first data request');
+    const printed = await run([...global, 'reconnect']);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /Reconnected enr_\w+ at Chase: healthy/);
+    const read = await balances();
+    assert.deepEqual([read.status, read.headers.get('service-enrollment-status')], [200, 'healthy']);
+    const refused = await run([...global, 'reconnect', '--json']);
+    assert.equal(refused.code, 1);
+    assert.equal(JSON.parse(refused.stdout).error.code, 'enrollment.not_disconnected');
+  });
+
+  test('enroll mfa.device takes the one-time code; without it the refusal says which', async () => {
+    const refused = await run([...global, 'enroll', 'mfa.device']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /mfa\.code_required/);
+    assert.match((await json([...global, 'enroll', 'mfa.device', '--mfa-code', '1234'])).access_token, /^test_token_/);
   });
 
   test('clock advance: 3d, 12h and 1d12h move the enrollment clock; a bad duration is refused', async () => {

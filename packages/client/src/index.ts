@@ -11,6 +11,15 @@ export {
 export { codeReason, codeStartsWith, codeTokens } from './codes.ts';
 export type { ConnectionFailure } from './connection-failure.ts';
 export {
+  ENROLLMENT_SIGNATURE_ALGORITHM,
+  type EnrollmentSignature,
+  type EnrollmentSigningKey,
+  enrollmentSignatureMessage,
+  type SignedEnrollmentResult,
+  type VerifyEnrollmentOptions,
+  verifyEnrollmentSignature,
+} from './enrollment-signatures.ts';
+export {
   ENROLLMENT_STATUS_HEADER,
   type EnrollmentStatus,
   parseEnrollmentStatus,

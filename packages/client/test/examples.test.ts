@@ -70,3 +70,50 @@ describe('examples/webhook-express.ts', () => {
     }
   });
 });
+
+describe('examples/enrollment-hono.ts', () => {
+  it("accepts the widget's result for the nonce it issued, once; refuses a forged or unissued one", async () => {
+    const { createApp } = await import('@aggregation/server');
+    const sandbox = createApp({ webhooks: { autostart: false } });
+    const savedKey = process.env.AGGREGATION_SIGNING_KEY;
+    try {
+      const call = async (path: string, body?: unknown, token?: string) =>
+        (await (
+          await sandbox.fetch(
+            new Request(`http://localhost${path}`, {
+              method: body === undefined ? 'GET' : 'POST',
+              headers: { 'content-type': 'application/json', ...(token ? { authorization: `Basic ${btoa(`${token}:`)}` } : {}) },
+              ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            }),
+          )
+        ).json()) as any;
+      // The application's key, read once with a token of its own (as the backend's configuration holds it).
+      const own = await call('/sandbox/enrollments', { username: 'username', password: 'password' });
+      process.env.AGGREGATION_SIGNING_KEY = (await call('/sandbox/application', undefined, own.access_token)).signing_key.public_key;
+      const example = (await import('../examples/enrollment-hono.ts')).app;
+      const post = (path: string, body?: unknown) =>
+        example.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+
+      const { nonce } = (await (await post('/enrollments/nonce')).json()) as { nonce: string };
+      // What the widget does with that nonce, and hands onSuccess.
+      const session = await call('/sandbox/connect/sessions', { application_id: 'app_default', nonce });
+      const done = await call(`/sandbox/connect/sessions/${session.id}/credentials`, {
+        application_id: 'app_default',
+        institution_id: 'chase',
+        username: 'username',
+        password: 'password',
+      });
+      const { access_token: accessToken, user, enrollment, signatures } = done.result;
+      const result = { accessToken, user, enrollment, signatures };
+      const forgedNonce = ((await (await post('/enrollments/nonce')).json()) as { nonce: string }).nonce;
+      assert.equal((await post('/enrollments', { result: { ...result, accessToken: own.access_token }, nonce: forgedNonce })).status, 400);
+      assert.equal((await post('/enrollments', { result, nonce: 'never-issued' })).status, 400);
+      assert.equal((await post('/enrollments', { result, nonce })).status, 201);
+      assert.equal((await post('/enrollments', { result, nonce })).status, 400, 'a result posted again is refused');
+    } finally {
+      if (savedKey === undefined) delete process.env.AGGREGATION_SIGNING_KEY;
+      else process.env.AGGREGATION_SIGNING_KEY = savedKey;
+      await sandbox.close();
+    }
+  });
+});

@@ -51,6 +51,7 @@ function expected(hasEnvironment: boolean): ScenarioResult {
     environmentLogLines: hasEnvironment ? 1 : 0,
     event: 'webhook.test',
     forged: 'signature_mismatch',
+    enrollmentSignature: { valid: true, forged: false },
   };
 }
 
@@ -94,7 +95,31 @@ describe.skipIf(noServer)('the client in each runtime', { concurrent: true }, ()
       },
       accounts: { payment: checking(payer), timeout: checking(slow) },
       webhook: { body, header, secret: 'whsec_runtime', now: 1714564800_000 },
+      enrollment: await widgetEnrollment(),
     };
+  }
+
+  /** An enrollment through the enrollment widget's steps, as its onSuccess hands it, with the application's key. */
+  async function widgetEnrollment(): Promise<ScenarioInput['enrollment']> {
+    const nonce = 'runtime-nonce';
+    const post = async (path: string, body: unknown) =>
+      (await (
+        await app.fetch(
+          new Request(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        )
+      ).json()) as any;
+    const session = await post('/sandbox/connect/sessions', { application_id: 'app_default', nonce });
+    const done = await post(`/sandbox/connect/sessions/${session.id}/credentials`, {
+      application_id: 'app_default',
+      institution_id: 'chase',
+      username: 'username',
+      password: 'password',
+    });
+    const { access_token: accessToken, user, enrollment, signatures } = done.result;
+    const application = (await (
+      await app.fetch(new Request(`${origin}/sandbox/application`, { headers: { authorization: `Basic ${btoa(`${accessToken}:`)}` } }))
+    ).json()) as { signing_key: { public_key: string } };
+    return { result: { accessToken, user, enrollment, signatures }, nonce, publicKey: application.signing_key.public_key };
   }
 
   beforeAll(async () => {

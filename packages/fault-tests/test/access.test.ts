@@ -2,10 +2,11 @@
 // openssl; over HTTP without it, the live-token part then skipped), on SQLite and PostgreSQL.
 //
 // Isolation between applications: two applications, each with an enrollment, a webhook receiver, a payment made
-// with the same Idempotency-Key, an event and its delivery. The other application's token sees none of it: every id
-// of the first one's enrollments, transactions, payments and deliveries, used with the second one's token, answers
-// 404 in the error shape, as an id that names nothing does (nothing tells that it exists), and changes nothing the
-// first one reads (accounts, balances, transactions, payments, webhook settings and secrets, deliveries, clock,
+// with the same Idempotency-Key, an event and its delivery, an MFA challenge and an enrollment widget session. The
+// other application's token (or, for the widget, its application id) sees none of it: every id of the first one's
+// enrollments, transactions, payments, deliveries, challenges and sessions, used with the second one's, answers 404 in
+// the error shape, as an id that names nothing does (nothing tells that it exists), and changes nothing the first one
+// reads (accounts, balances, transactions, payments, webhook settings and secrets, deliveries, clock, its challenge,
 // events received); its request log shows none of the first one's requests.
 //
 // Live tokens need a client certificate: with the CA's certificate a live token is served; without one it answers
@@ -39,7 +40,12 @@ import { tally } from '../src/tally.ts';
 /** One application's enrollment and what it made. */
 interface Tenant {
   key: string;
+  applicationId: string;
   enrolled: Enrolled;
+  /** An MFA challenge of its payment, kept under its own key. */
+  connectToken: string;
+  /** An enrollment widget session of its application, at its first step. */
+  sessionId: string;
   hook: Receiver;
   secrets: string[];
   paymentId: string;
@@ -99,6 +105,24 @@ const intrusions: Intrusion[] = [
     name: "redelivers the victim's delivery",
     send: (call, v, i) => call('POST', `/sandbox/webhook/deliveries/${v.deliveryId}/redeliver`, { ...as(i), json: {} }),
   },
+  { name: "reads the victim's MFA challenge", send: (call, v, i) => call('GET', `/sandbox/connect_tokens/${v.connectToken}`, as(i)) },
+  { name: "approves the victim's MFA challenge", send: (call, v, i) => call('POST', `/sandbox/connect_tokens/${v.connectToken}/approve`, as(i)) },
+  {
+    name: "opens the enrollment widget on the victim's MFA challenge",
+    send: (call, v, i) => call('POST', '/sandbox/connect/sessions', { json: { application_id: i.applicationId, connect_token: v.connectToken } }),
+  },
+  {
+    name: "opens the enrollment widget to reconnect the victim's enrollment",
+    send: (call, v, i) =>
+      call('POST', '/sandbox/connect/sessions', { json: { application_id: i.applicationId, enrollment_id: v.enrolled.enrollmentId } }),
+  },
+  {
+    name: "signs in on the victim's widget session with its own application id",
+    send: (call, v, i) =>
+      call('POST', `/sandbox/connect/sessions/${v.sessionId}/credentials`, {
+        json: { application_id: i.applicationId, institution_id: 'chase', username: 'username', password: 'password' },
+      }),
+  },
   {
     name: "uses the victim's application key as a token",
     status: 403,
@@ -112,10 +136,12 @@ const ghostOf = (tenant: Tenant): Tenant => {
   return {
     ...tenant,
     key: ghost(tenant.key),
-    enrolled: { ...tenant.enrolled, checking: ghost(tenant.enrolled.checking) },
     paymentId: ghost(tenant.paymentId),
     transactionId: ghost(tenant.transactionId),
     deliveryId: ghost(tenant.deliveryId),
+    connectToken: ghost(tenant.connectToken),
+    sessionId: ghost(tenant.sessionId),
+    enrolled: { ...tenant.enrolled, checking: ghost(tenant.enrolled.checking), enrollmentId: ghost(tenant.enrolled.enrollmentId) },
   };
 };
 /** What a refusal tells, apart from the ids it names: the same for another's id as for an id that names nothing. */
@@ -165,10 +191,10 @@ for (const kind of kinds) {
       let current: unknown;
 
       const tenant = async (): Promise<Tenant> => {
-        const { key } = await createApplication(call);
+        const { key, id: applicationId } = await createApplication(call);
         const enrolled = await enroll(call, 'username', key);
         const { token, checking } = enrolled;
-        const made = { key, enrolled, secrets: [] as string[] } as Tenant;
+        const made = { key, applicationId, enrolled, secrets: [] as string[] } as Tenant;
         made.hook = await receiver(() => made.secrets);
         const set = await call('PUT', '/sandbox/webhook', { token, json: { url: made.hook.url }, unchecked: false });
         assert.equal(set.status, 200, set.text);
@@ -193,11 +219,26 @@ for (const kind of kinds) {
           return deliveries.some((delivery) => delivery.event_id === made.eventId && delivery.status === 'delivered');
         });
         made.deliveryId = deliveries.find((delivery) => delivery.event_id === made.eventId)!.id;
+        const challenged = await call('POST', `/accounts/${checking}/payments`, {
+          token,
+          json: { ...payment, memo: 'mfa' },
+          headers: { 'idempotency-key': `${SHARED_KEY}-mfa` },
+          unchecked: false,
+        });
+        assert.equal(challenged.status, 200, challenged.text);
+        made.connectToken = challenged.body.connect_token;
+        const session = await call('POST', '/sandbox/connect/sessions', { json: { application_id: applicationId }, unchecked: false });
+        assert.equal(session.status, 201, session.text);
+        made.sessionId = session.body.id;
         return made;
       };
       /** The distinct events a receiver got: delivery is at least once (a retry after a slow answer sends one again). */
       const receivedIds = (tenant: Tenant) => [...new Set(tenant.hook.events.map((received) => received.event.id))];
-      const victimReads = async () => ({ reads: await snapshot(call, victim.enrolled), received: receivedIds(victim) });
+      const victimReads = async () => ({
+        reads: await snapshot(call, victim.enrolled),
+        received: receivedIds(victim),
+        challenge: (await call('GET', `/sandbox/connect_tokens/${victim.connectToken}`, { token: victim.enrolled.token, unchecked: false })).body,
+      });
 
       beforeAll(async () => {
         victim = await tenant();

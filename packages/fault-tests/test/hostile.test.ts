@@ -302,6 +302,79 @@ const cases: Case[] = [
   { name: 'a path with an invalid percent-escape', send: (c) => raw(c.port, 'GET', `/accounts/%zz/balances`, [auth(c.victim)]) },
   { name: 'a path with an encoded invalid UTF-8 byte', send: (c) => raw(c.port, 'GET', `/accounts/acc_%ff/balances`, [auth(c.victim)]) },
 
+  // The enrollment widget's steps (no token) and MFA challenges: bodies, ids and sizes past what they take.
+  ...prototypeNames.map<Case>((name) => ({
+    name: `a widget session body with an extra field "${name}"`,
+    send: (c) =>
+      raw(
+        c.port,
+        'POST',
+        '/sandbox/connect/sessions',
+        jsonHeaders(`{"application_id":"app_default","${name}":1}`),
+        `{"application_id":"app_default","${name}":1}`,
+      ),
+  })),
+  {
+    name: 'a form widget session body __proto__[polluted]=yes',
+    send: (c) => c.call('POST', '/sandbox/connect/sessions', { form: 'application_id=app_default&__proto__[polluted]=yes' }),
+  },
+  {
+    name: 'a NUL byte in a widget nonce',
+    send: (c) => c.call('POST', '/sandbox/connect/sessions', { json: { application_id: 'app_default', nonce: 'a\u0000b' } }),
+  },
+  {
+    name: 'a 1 MB widget nonce',
+    send: (c) => c.call('POST', '/sandbox/connect/sessions', { json: { application_id: 'app_default', nonce: huge(1_000_000) } }),
+  },
+  {
+    name: "a widget session for the victim's enrollment and a challenge at once",
+    send: (c) =>
+      c.call('POST', '/sandbox/connect/sessions', {
+        json: { application_id: 'app_default', enrollment_id: c.victim.enrollmentId, connect_token: 'x' },
+      }),
+  },
+  {
+    name: "a widget session reconnecting the victim's healthy enrollment",
+    send: (c) => c.call('POST', '/sandbox/connect/sessions', { json: { application_id: 'app_default', enrollment_id: c.victim.enrollmentId } }),
+  },
+  {
+    name: 'a widget session of an application id with a NUL byte',
+    send: (c) => c.call('POST', '/sandbox/connect/sessions', { json: { application_id: 'app_\u0000' } }),
+  },
+  {
+    name: 'a NUL byte in a widget session id',
+    send: (c) =>
+      c.call('POST', '/sandbox/connect/sessions/cs_%00/credentials', {
+        json: { application_id: 'app_default', username: 'username', password: 'password' },
+      }),
+  },
+  {
+    name: 'a widget sign-in with a NUL byte in the username',
+    send: async (c) => {
+      const session = await c.call('POST', '/sandbox/connect/sessions', { json: { application_id: 'app_default' } });
+      return c.call('POST', `/sandbox/connect/sessions/${session.body.id}/credentials`, {
+        json: { application_id: 'app_default', institution_id: 'chase', username: 'a\u0000b', password: 'password' },
+      });
+    },
+  },
+  {
+    name: 'a widget account choice of 10,000 accounts',
+    send: (c) =>
+      c.call('POST', '/sandbox/connect/sessions/cs_unknown/accounts', {
+        json: { application_id: 'app_default', account_ids: Array.from({ length: 10_000 }, (_, i) => `acc_${i}`) },
+      }),
+  },
+  { name: 'a NUL byte in a connect token', send: (c) => c.call('GET', '/sandbox/connect_tokens/a%00b', { token: c.victim.token }) },
+  { name: 'a 10 KB connect token', send: (c) => c.call('POST', `/sandbox/connect_tokens/${huge(10_000)}/approve`, { token: c.victim.token }) },
+  {
+    name: "approving a challenge with another enrollment's unknown token",
+    send: (c) => c.call('POST', '/sandbox/connect_tokens/unknown/approve', { token: c.intruder.token }),
+  },
+  {
+    name: 'a one-time code that is not digits',
+    send: (c) => c.call('POST', '/sandbox/enrollments', { json: { username: 'mfa.device', password: 'password', mfa_code: '12ab' } }),
+  },
+
   // Defect 1 last: today it breaks the server for every later request.
   {
     name: 'a form enrollment body __proto__[polluted]=yes',

@@ -1,6 +1,6 @@
 """Python client of the account-aggregation and payments API: the client generated from the OpenAPI description
 (``aggregation_client.api``, ``aggregation_client.models``), with token authentication, typed errors, retries,
-timeouts and webhook verification written by hand."""
+timeouts, webhook verification and the enrollment widget's signatures written by hand."""
 
 from ._release import __version__
 from .api_errors import (
@@ -41,6 +41,11 @@ from .auth import (
     create_client,
 )
 from .client import AuthenticatedClient, Client
+from .enrollment_signatures import (
+    ENROLLMENT_SIGNATURE_ALGORITHM,
+    enrollment_signature_message,
+    verify_enrollment_signature,
+)
 from .retries import IDEMPOTENCY_KEY_HEADER, RetryTransport, call_options
 from .webhooks import (
     DEFAULT_TOLERANCE_SECONDS,
@@ -55,6 +60,7 @@ __all__ = (
     "DEFAULT_BASE_URL",
     "DEFAULT_TIMEOUT",
     "DEFAULT_TOLERANCE_SECONDS",
+    "ENROLLMENT_SIGNATURE_ALGORITHM",
     "IDEMPOTENCY_KEY_HEADER",
     "SIGNATURE_HEADER",
     "AccountClosedError",
@@ -92,7 +98,9 @@ __all__ = (
     "check",
     "code_starts_with",
     "create_client",
+    "enrollment_signature_message",
     "parse_signature_header",
     "status_class",
+    "verify_enrollment_signature",
     "verify_webhook",
 )

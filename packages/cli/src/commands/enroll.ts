@@ -8,8 +8,13 @@ export function enrollCommand(program: Command): void {
   program
     .command('enroll')
     .description('Create a sandbox enrollment of a test user; prints its access token and accounts')
-    .argument('[username]', 'test user: username, verify.microdeposit, disconnected[.<reason>], closed, history.<n>', 'username')
+    .argument(
+      '[username]',
+      'test user: username, verify.microdeposit, disconnected[.<reason>], closed, history.<n>, mfa.device, mfa.payments',
+      'username',
+    )
     .option('--institution <id>', 'institution of the enrollment (GET /institutions lists them)')
+    .option('--mfa-code <code>', 'the one-time code of a user whose sign-in asks for one (mfa.device: 1234)')
     .addHelpText(
       'after',
       `
@@ -19,11 +24,17 @@ AGGREGATION_TOKEN or --enrollment says otherwise.
 Examples:
   $ aggregation enroll
   $ aggregation enroll verify.microdeposit --institution chase
+  $ aggregation enroll mfa.device --mfa-code 1234
   $ export AGGREGATION_TOKEN=$(aggregation enroll --json | jq -r .access_token)`,
     )
-    .action(async (username: string, options: { institution?: string }, command: Command) => {
+    .action(async (username: string, options: { institution?: string; mfaCode?: string }, command: Command) => {
       const context = Context.of(command);
-      const body = { username, password: 'password', ...(options.institution ? { institution: options.institution } : {}) };
+      const body = {
+        username,
+        password: 'password',
+        ...(options.institution ? { institution: options.institution } : {}),
+        ...(options.mfaCode ? { mfa_code: options.mfaCode } : {}),
+      };
       const created = await context.ok(context.sandbox().POST('/sandbox/enrollments', { body }), 'POST /sandbox/enrollments');
       rememberEnrollment(context.baseUrl, created.enrollment.id, created.access_token);
       context.print(created, () =>

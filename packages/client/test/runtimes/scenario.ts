@@ -13,6 +13,8 @@ export type ScenarioInput = {
   /** The checking account of `rateLimitedPayment`'s enrollment, and of `timeout`'s. */
   accounts: { payment: string; timeout: string };
   webhook: { body: string; header: string; secret: string; now: number };
+  /** A result of the enrollment widget as its onSuccess hands it, the nonce it was opened with, and its application's key. */
+  enrollment: { result: Client.SignedEnrollmentResult; nonce: string; publicKey: string };
 };
 
 /** What an error says, without the fields it does not have (the result crosses JSON, which drops them). */
@@ -91,6 +93,16 @@ export async function scenario(client: typeof Client, input: ScenarioInput) {
     (error: unknown) => (error as Client.WebhookVerificationError).reason,
   );
 
+  // Ed25519 in Web Crypto, as a backend checks what the widget handed its page.
+  const signed = input.enrollment;
+  const enrollmentSignature = {
+    valid: await client.verifyEnrollmentSignature(signed.result, { publicKey: signed.publicKey, nonce: signed.nonce }),
+    forged: await client.verifyEnrollmentSignature(
+      { ...signed.result, accessToken: 'test_token_forged' },
+      { publicKey: signed.publicKey, nonce: signed.nonce },
+    ),
+  };
+
   const logged = lines.join('\n');
   const tokens = Object.values(input.tokens);
   return {
@@ -107,6 +119,7 @@ export async function scenario(client: typeof Client, input: ScenarioInput) {
     environmentLogLines: fromEnvironment.length,
     event: event.type,
     forged,
+    enrollmentSignature,
   };
 }
 
