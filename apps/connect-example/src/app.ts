@@ -63,11 +63,11 @@ async function proofOf(c: Context): Promise<EnrollmentProof | undefined> {
   const signatures = at(body, 'signatures');
   if (!Array.isArray(signatures) || signatures.length === 0 || signatures.length > 10) return undefined;
   const parsed = signatures.map((entry: unknown) => ({
-    keyId: at(entry, 'keyId'),
+    key_id: at(entry, 'key_id'),
     algorithm: at(entry, 'algorithm'),
     signature: at(entry, 'signature'),
   }));
-  if (!parsed.every((entry) => text(entry.keyId) && text(entry.algorithm) && text(entry.signature))) return undefined;
+  if (!parsed.every((entry) => text(entry.key_id) && text(entry.algorithm) && text(entry.signature))) return undefined;
   return {
     accessToken,
     user: { id: userId },

@@ -52,10 +52,13 @@ export interface ConnectInstitution {
   name: string;
 }
 
-/** One signature of an enrollment's result, by one of the application's signing keys. */
+/**
+ * One signature of an enrollment's result, by one of the application's signing keys, as the sandbox made it: pass
+ * `signatures` to your backend unchanged, where `verifyEnrollmentSignature` of `@aggregation/client` reads them.
+ */
 export interface ConnectSignature {
   /** The signing key (its `id` in `GET /sandbox/application`'s `signing_key`). */
-  keyId: string;
+  key_id: string;
   algorithm: 'Ed25519';
   /** The 64-byte signature, base64url without padding. */
   signature: string;

@@ -35,7 +35,7 @@ function enrollmentOf(result: EnrollmentResult): ConnectEnrollment | ConnectReco
   const shared = {
     user: { id: result.user.id },
     enrollment: { id: result.enrollment.id, institution: { id: result.enrollment.institution.id, name: result.enrollment.institution.name } },
-    signatures: result.signatures.map((signature) => ({ keyId: signature.key_id, algorithm: signature.algorithm, signature: signature.signature })),
+    signatures: result.signatures.map(({ key_id, algorithm, signature }) => ({ key_id, algorithm, signature })),
   };
   return result.access_token === null ? { accessToken: null, ...shared } : { accessToken: result.access_token, ...shared };
 }
