@@ -18,6 +18,7 @@ import { findToolchain, missingTool, pythonLayerDir, venvPython } from '@aggrega
 import { chromiumArgs, findChromium, machineNode, skipWhenMissing } from '@aggregation/test-support';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { HANG_GUARD_MS } from '../../../vitest.shared.ts';
 import { goReleaseDir, pythonReleaseDir } from '../src/packages.ts';
 import { consumerTemplate } from './support/installed.ts';
 import { cleanEnv, copyInstalledProject, run } from './support/project.ts';
@@ -249,4 +250,62 @@ describe('the packed npm packages, installed outside the repository', () => {
       page.close();
     }
   });
+
+  it.skipIf(skipBrowser)(
+    '@aggregation/connect: loadConnect loads the widget from the sandbox into a page of another origin, and the token onSuccess gives lists the accounts',
+    async () => {
+      await run(
+        join(project, 'node_modules', '.bin', 'esbuild'),
+        ['connect.mjs', '--bundle', '--format=esm', '--platform=browser', '--outfile=connect-bundle.js'],
+        {
+          cwd: project,
+          env: cleanEnv(),
+        },
+      );
+      const bundle = await readFile(join(project, 'connect-bundle.js'), 'utf8');
+      const page: Server = createServer((req, res) => {
+        if (req.url === '/')
+          return res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end('<!doctype html><title>App</title><script type="module" src="/app.js"></script>');
+        if (req.url === '/app.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+        res.writeHead(404).end();
+      });
+      page.listen(0, '127.0.0.1');
+      await once(page, 'listening');
+      const browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
+      try {
+        const tab = await browser.newPage();
+        tab.setDefaultTimeout(HANG_GUARD_MS / 2);
+        const errors: string[] = [];
+        tab.on('pageerror', (error) => errors.push(error.message));
+        await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}`);
+        await tab.waitForFunction(() => 'consumerConnect' in globalThis);
+        const enrolled = tab.evaluate(
+          (given) => (globalThis as unknown as { consumerConnect: (input: unknown) => Promise<{ accessToken: string }> }).consumerConnect(given),
+          { baseUrl },
+        );
+        // A user of the widget: picks the bank, signs in as the sandbox's test user, continues.
+        const frame = (await (await tab.waitForSelector('iframe[title="Connect your bank account"]:visible')).contentFrame())!;
+        await frame.getByLabel('Search institutions').fill('chase');
+        await frame.getByRole('button', { name: 'Chase' }).click();
+        await frame.getByLabel('Username').fill('username');
+        await frame.getByLabel('Password').fill('password');
+        await frame.getByRole('button', { name: 'Sign in' }).click();
+        await frame.getByRole('heading', { name: 'Connected' }).waitFor();
+        await frame.getByRole('button', { name: 'Continue' }).click();
+        const { accessToken } = await enrolled;
+        const response = await fetch(`${baseUrl}/accounts`, { headers: { authorization: `Basic ${btoa(`${accessToken}:`)}` } });
+        assert.equal(response.status, 200);
+        assert.deepEqual(
+          ((await response.json()) as { type: string }[]).map((account) => account.type),
+          expectedAccountTypes,
+        );
+        assert.deepEqual(errors, []);
+      } finally {
+        await browser.close();
+        page.close();
+      }
+    },
+  );
 });
