@@ -3,14 +3,14 @@
 // axe-core runs inside the widget's frame on every step, in the light and the dark color scheme.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, seriousViolations, skipWhenMissing, WIDGET_FRAME, widgetFrame } from '@aggregation/test-support';
 import { createAdaptorServer } from '@hono/node-server';
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { HANG_GUARD_MS } from '../../../vitest.shared.ts';
 import { exampleApp } from '../src/app.ts';
 import { applicationVerifier } from '../src/verify.ts';
-import { close, listen, type Sandbox, seriousViolations, startReceiver, startSandbox, unansweredUrl } from './support.ts';
+import { close, listen, type Sandbox, startReceiver, startSandbox, unansweredUrl } from './support.ts';
 
 const chromiumPath = findChromium();
 const skip = skipWhenMissing('the example in a browser', !chromiumPath && "Chromium is not installed (Debian's chromium, or set CHROMIUM_PATH)");
@@ -77,10 +77,9 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
   /** The widget's frame, once it shows the step whose heading matches `title`. */
   async function widget(page: Page, title: RegExp): Promise<Frame> {
     // The page keeps its enrollment widget's frame, hidden, beside the one it opens for a reconnect or an approval.
-    const element = await page.waitForSelector('iframe[title="Connect your bank account"]:visible');
+    const frame = await widgetFrame(page);
     // Over the whole viewport, under the page's own Content-Security-Policy.
-    assert.deepEqual(await element.boundingBox(), { x: 0, y: 0, ...page.viewportSize()! });
-    const frame = (await element.contentFrame())!;
+    assert.deepEqual(await (await frame.frameElement()).boundingBox(), { x: 0, y: 0, ...page.viewportSize()! });
     // The failure step says why a step never came: its text is the test's message.
     const failed = frame.getByRole('heading', { level: 1, name: 'The widget could not continue' });
     await frame.getByRole('heading', { level: 1, name: title }).or(failed).waitFor();
@@ -88,10 +87,19 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     return frame;
   }
 
+  /** Opens the page's widget with the keyboard once onInit has enabled its button: the frame, at `title`. */
+  async function openConnect(page: Page, title = /^Select your institution$/): Promise<Frame> {
+    await page.locator('#connect:not([disabled])').waitFor();
+    await page.focus('#connect');
+    await page.keyboard.press('Enter');
+    return widget(page, title);
+  }
+
   /** Every widget frame of the page is hidden again. */
   const widgetClosed = (page: Page) =>
-    page.waitForFunction(() =>
-      [...document.querySelectorAll('iframe[title="Connect your bank account"]')].every((frame) => (frame as HTMLElement).offsetParent === null),
+    page.waitForFunction(
+      (selector) => [...document.querySelectorAll(selector)].every((frame) => (frame as HTMLElement).offsetParent === null),
+      WIDGET_FRAME,
     );
 
   /** axe-core on the step the frame shows, in both color schemes; the findings are asserted by the last test. */
@@ -168,10 +176,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
       await held;
       await route.continue();
     });
-    await page.locator('#connect:not([disabled])').waitFor();
-    await page.focus('#connect');
-    await page.keyboard.press('Enter');
-    const frame = await widget(page, /^Connecting to the sandbox$/);
+    const frame = await openConnect(page, /^Connecting to the sandbox$/);
     await checkStep(page, frame, 'loading');
     release();
     await frame.getByRole('heading', { name: 'Select your institution' }).waitFor();
@@ -222,15 +227,20 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     assert.deepEqual(errors, []);
   });
 
-  it('pays through MFA: the approval step, then the same request with the same Idempotency-Key makes the payment once', async () => {
-    const { page, token, checking } = enrolled;
-    await page.fill('#pay-memo', 'mfa');
+  /** Sends the pay form with the keyboard; the bank holds the payment back: its connect_token, and the approval step. */
+  async function payThroughMfa(page: Page): Promise<{ connectToken: string; frame: Frame }> {
     const challenged = page.waitForResponse((response) => response.url() === `${exampleUrl}/api/payments`);
     await page.focus('#pay-memo');
     await page.keyboard.press('Enter');
     const { connectToken } = await (await challenged).json();
     assert.ok(connectToken);
-    const frame = await widget(page, /^Approve this payment$/);
+    return { connectToken, frame: await widget(page, /^Approve this payment$/) };
+  }
+
+  it('pays through MFA: the approval step, then the same request with the same Idempotency-Key makes the payment once', async () => {
+    const { page, token, checking } = enrolled;
+    await page.fill('#pay-memo', 'mfa');
+    const { connectToken, frame } = await payThroughMfa(page);
     await checkStep(page, frame, 'approve');
     const summary = await frame.locator('dl.summary').innerText();
     assert.match(summary, /Amount\s+\$25\.00/);
@@ -261,11 +271,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
   it('closing the approval leaves the payment unsent and its challenge pending; once expired, the widget fails with connect_token.expired', async () => {
     const { page, token, checking } = enrolled;
     await page.fill('#pay-amount', '30.00');
-    const challenged = page.waitForResponse((response) => response.url() === `${exampleUrl}/api/payments`);
-    await page.focus('#pay-memo');
-    await page.keyboard.press('Enter');
-    const { connectToken } = await (await challenged).json();
-    await widget(page, /^Approve this payment$/);
+    const { connectToken } = await payThroughMfa(page);
     await page.keyboard.press('Escape');
     await page.locator('#pay-status', { hasText: 'Payment not sent: you closed the approval.' }).waitFor();
     assert.equal((await api('GET', `/sandbox/connect_tokens/${connectToken}`, token)).body.status, 'pending');
@@ -290,10 +296,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
 
   it('a user whose bank asks for a one-time code: a wrong code shows its error, the right one connects', async () => {
     const { page, context, errors } = await user();
-    await page.locator('#connect:not([disabled])').waitFor();
-    await page.focus('#connect');
-    await page.keyboard.press('Enter');
-    const frame = await widget(page, /^Select your institution$/);
+    const frame = await openConnect(page);
     await signIn(page, frame, 'mfa.device');
     await frame.getByRole('heading', { name: 'Enter your code' }).waitFor();
     await checkStep(page, frame, 'mfa');
@@ -338,10 +341,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     const other = await otherApplication();
     const before = await sandboxState(other);
     const { page, context, errors } = await user();
-    await page.locator('#connect:not([disabled])').waitFor();
-    await page.focus('#connect');
-    await page.keyboard.press('Enter');
-    const frame = await widget(page, /^Select your institution$/);
+    const frame = await openConnect(page);
     await signIn(page, frame, 'username');
     // Signed in, at the last step before the enrollment is made: the close button, by keyboard.
     await frame.getByRole('heading', { name: 'Choose accounts' }).waitFor();

@@ -1,8 +1,7 @@
 // What the example's browser test runs against: the sandbox as `npm start` starts it (the server's bin, built by the
-// test's `^build`), the example's backend, a webhook receiver, and axe-core run inside the widget's frame.
+// test's `^build`), and a webhook receiver.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -10,11 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitWithParent, printedBy, stopsWithThisProcess } from '@aggregation/test-support';
-import type { Frame, Page } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
 const serverBin = join(require.resolve('@aggregation/server/package.json'), '..', 'dist', 'bin.js');
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface Sandbox {
   url: string;
@@ -70,27 +67,6 @@ export async function startReceiver(): Promise<{ url: string; events: { type: st
     });
   });
   return { url: `${await listen(server)}/webhooks`, events, server };
-}
-
-/** axe-core's serious and critical findings in a frame (the widget's), as it is now. */
-export async function seriousViolations(frame: Frame | Page): Promise<string[]> {
-  if (!(await frame.evaluate(() => 'axe' in globalThis))) await frame.evaluate(axeSource);
-  const violations = await frame.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document);
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.targets.slice(0, 5).join(', ')}`);
 }
 
 /** A loopback URL nothing answers on: a port taken, then given back. */

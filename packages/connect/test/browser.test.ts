@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, skipWhenMissing, widgetFrame } from '@aggregation/test-support';
 import { createAdaptorServer } from '@hono/node-server';
 import { build } from 'esbuild';
 import { Hono } from 'hono';
@@ -112,8 +112,7 @@ describe.skipIf(skip)('the widget in Chromium, embedded by a page of another ori
 
   /** The widget's frame, once it shows a step whose heading is `title`. */
   async function frameShowing(page: Page, title: RegExp): Promise<Frame> {
-    const element = await page.waitForSelector('iframe[title="Connect your bank account"]', { state: 'visible' });
-    const frame = (await element.contentFrame())!;
+    const frame = await widgetFrame(page);
     await frame.getByRole('heading', { name: title }).waitFor();
     return frame;
   }
