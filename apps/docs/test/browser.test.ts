@@ -257,7 +257,8 @@ describe('docs in Chromium', () => {
         // Redoc renders a section as it comes into view: the event's link is waited for, not read at once.
         await page
           .locator('a')
-          .filter({ hasText: new RegExp(`^\\s*${method}\\s*${escapeRegExp(webhook.name)}\\s*$`) })
+          // Its text is `post` and the event's name, uppercased by the style (as innerText gives it).
+          .filter({ hasText: new RegExp(`^\\s*${method}\\s*${escapeRegExp(webhook.name)}\\s*$`, 'i') })
           .first()
           .waitFor({ state: 'attached' });
         await reach(page, new RegExp(`^\\s*${escapeRegExp(webhook.summary)}\\s*${method}\\s*$`, 'i'), webhook.summary, webhook === webhooks[0]);

@@ -49,6 +49,57 @@ async function enroll(steps: Steps, sandbox: SandboxClient, username: string): P
   });
 }
 
+/**
+ * The enrollment widget's steps, as its page drives them (no token, the application by its id): an enrollment of a
+ * user whose sign-in asks for a one-time code, choosing one account; then the approval of a challenge of `accountId`.
+ */
+async function widgetJourney<V extends Version>(
+  steps: Steps,
+  ctx: JourneyContext<V>,
+  applicationId: string,
+  client: AggregationClient<V>,
+  accountId: string,
+): Promise<void> {
+  const widget = ctx.sandbox();
+  const application_id = applicationId;
+  const session = await steps.ok('createConnectSession', () =>
+    sandboxCall(widget.POST('/sandbox/connect/sessions', { body: { application_id, select_account: 'single', nonce: 'journey' } }), 201),
+  );
+  if (session) {
+    const path = { session_id: session.id };
+    const credentials = { application_id, institution_id: 'chase', username: 'mfa.device', password: 'password' };
+    await steps.ok('submitConnectCredentials', () =>
+      sandboxCall(widget.POST('/sandbox/connect/sessions/{session_id}/credentials', { params: { path }, body: credentials }), 200),
+    );
+    const chooser = await steps.ok('submitConnectMfa', () =>
+      sandboxCall(widget.POST('/sandbox/connect/sessions/{session_id}/mfa', { params: { path }, body: { application_id, code: '1234' } }), 200),
+    );
+    const chosen = chooser?.accounts?.[0]?.id ?? 'acc_unknown';
+    const done = await steps.ok('selectConnectAccounts', () =>
+      sandboxCall(
+        widget.POST('/sandbox/connect/sessions/{session_id}/accounts', { params: { path }, body: { application_id, account_ids: [chosen] } }),
+        200,
+      ),
+    );
+    steps.expect('selectConnectAccounts', done?.step === 'done', `the session is at ${done?.step}`);
+  }
+  const challenged = await steps.ok('createPayment mfa for the widget', () =>
+    client.payments.create(accountId, { amount: '6', memo: 'mfa', payee: { scheme: 'zelle', address: payee.address } }, { checkAccount: false }),
+  );
+  if (challenged?.kind !== 'mfa') return;
+  const approving = await steps.ok('createConnectSession approving', () =>
+    sandboxCall(widget.POST('/sandbox/connect/sessions', { body: { application_id, connect_token: challenged.connectToken } }), 201),
+  );
+  if (approving) {
+    await steps.ok('approveConnectSession', () =>
+      sandboxCall(
+        widget.POST('/sandbox/connect/sessions/{session_id}/approve', { params: { path: { session_id: approving.id } }, body: { application_id } }),
+        200,
+      ),
+    );
+  }
+}
+
 export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Promise<Steps> {
   const steps = new Steps();
   const v = ctx.version;
@@ -115,10 +166,23 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
       'idempotency_key_reused',
     );
   }
-  const mfa = await steps.ok(`${v} createPayment mfa`, () =>
-    client.payments.create(checking.id, { amount: '5', memo: 'mfa', payee: { scheme: 'zelle', address: payee.address } }, { checkAccount: false }),
-  );
+  const mfaPayment = { amount: '5', memo: 'mfa', payee: { scheme: 'zelle', address: payee.address } } as const;
+  const mfa = await steps.ok(`${v} createPayment mfa`, () => client.payments.create(checking.id, mfaPayment, { checkAccount: false }));
   steps.expect(`${v} createPayment mfa`, mfa?.kind === 'mfa', `answered ${mfa?.kind}`);
+  // The challenge, approved as its user would (before the clock moves on: it lives 30 minutes of it): the same
+  // request with the same key then pays, once.
+  if (mfa?.kind === 'mfa') {
+    const approver = ctx.sandbox(main.token);
+    const path = { connect_token: mfa.connectToken };
+    await steps.ok('getSandboxConnectToken', () => sandboxCall(approver.GET('/sandbox/connect_tokens/{connect_token}', { params: { path } }), 200));
+    await steps.ok('approveSandboxConnectToken', () =>
+      sandboxCall(approver.POST('/sandbox/connect_tokens/{connect_token}/approve', { params: { path } }), 200),
+    );
+    const completed = await steps.ok(`${v} createPayment approved`, () =>
+      client.payments.create(checking.id, mfaPayment, { idempotencyKey: mfa.idempotencyKey, checkAccount: false }),
+    );
+    steps.expect(`${v} createPayment approved`, completed?.kind === 'payment', `answered ${completed?.kind}`);
+  }
   const payments = await steps.ok(`${v} listPayments`, () => client.payments.list(checking.id));
   const payment = payments?.[0];
   if (payment) await steps.ok(`${v} getPayment`, () => client.payments.get(checking.id, payment.id));
@@ -166,7 +230,8 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
   );
 
   // An application of its own on the older version: an enrollment made with its key, its version upgraded and rolled back.
-  await steps.ok('getSandboxApplication', () => sandboxCall(sandbox.GET('/sandbox/application'), 200));
+  const ownApplication = await steps.ok('getSandboxApplication', () => sandboxCall(sandbox.GET('/sandbox/application'), 200));
+  if (ownApplication) await widgetJourney(steps, ctx, ownApplication.id, client, checking.id);
   const application = await steps.ok('createSandboxApplication', () =>
     sandboxCall(ctx.sandbox().POST('/sandbox/applications', { body: { default_version: OLDEST_VERSION } }), 201),
   );
@@ -214,6 +279,8 @@ export async function runJourney<V extends Version>(ctx: JourneyContext<V>): Pro
     sandboxCall(sandbox.POST('/sandbox/enrollment/disconnect', { body: { reason: 'credentials_changed' } }), 200),
   );
   await steps.fails(`${v} listTransactions disconnected`, () => client.transactions.list(checking.id, {}), 404, 'enrollment.disconnected');
+  await steps.ok('reconnectSandboxEnrollment', () => sandboxCall(sandbox.POST('/sandbox/enrollment/reconnect'), 200));
+  await steps.ok(`${v} listTransactions reconnected`, () => client.transactions.list(checking.id, { count: 1 }));
 
   // The documented failures, provoked on purpose by their sandbox users.
   const slow = await enroll(steps, anonymous, 'timeout.first_transactions');

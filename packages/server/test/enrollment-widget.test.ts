@@ -275,6 +275,18 @@ for (const kind of await storeKinds()) {
       assert.equal((await signIn(id)).body.step, 'done', 'the refusals left the session where it was');
     });
 
+    test('a sandbox without a default application has no app_default for the widget either', async () => {
+      const hosted = testApp({ ...appOptions(await kind.location()), defaultApplication: false });
+      try {
+        const refused = await hosted.call('POST', '/sandbox/connect/sessions', { json: { application_id: 'app_default' } });
+        assert.deepEqual([refused.status, refused.body.error.code], [404, 'application.not_found']);
+        const own = (await hosted.call('POST', '/sandbox/applications', { json: {} })).body.application.id;
+        assert.equal((await hosted.call('POST', '/sandbox/connect/sessions', { json: { application_id: own } })).status, 201);
+      } finally {
+        await hosted.close();
+      }
+    });
+
     test('a session expires 30 minutes after it began', async () => {
       const id = (await start({})).body.id as string;
       now += CONNECT_SESSION_LIFETIME_MS;

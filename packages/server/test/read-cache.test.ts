@@ -92,6 +92,19 @@ describe('read cache over HTTP', () => {
     assert.equal((await http('GET', `/accounts/${checking.id}/payments`, { token })).body[0].id, paid.body.id);
     await agree(token, paths);
 
+    // An MFA challenge, its approval (which changes nothing a read shows), then the payment it held back.
+    const challenged = { amount: '5', memo: 'mfa', payee };
+    const keyed = { token, json: challenged, headers: { 'idempotency-key': 'read-cache-mfa' } };
+    const challenge = await http('POST', `/accounts/${checking.id}/payments`, keyed);
+    assert.equal(challenge.status, 200, challenge.text);
+    await agree(token, paths);
+    assert.equal((await http('POST', `/sandbox/connect_tokens/${challenge.body.connect_token}/approve`, { token })).status, 200);
+    await agree(token, paths);
+    const approvedPayment = await http('POST', `/accounts/${checking.id}/payments`, keyed);
+    assert.equal(approvedPayment.status, 202, approvedPayment.text);
+    assert.equal((await http('GET', `/accounts/${checking.id}/payments`, { token })).body[0].id, approvedPayment.body.id);
+    await agree(token, paths);
+
     assert.equal((await http('POST', '/sandbox/clock/advance', { token, json: { days: 3 } })).status, 200);
     await agree(token, paths);
 
@@ -105,6 +118,12 @@ describe('read cache over HTTP', () => {
     assert.equal(listed.status, 200);
     const account = await http('GET', `/accounts/${checking.id}`, { token });
     assert.equal(account.headers.get('service-enrollment-status'), 'disconnected.account_locked');
+    await agree(token, paths);
+
+    assert.equal((await http('POST', '/sandbox/enrollment/reconnect', { token })).status, 200);
+    const reconnected = await http('GET', `/accounts/${checking.id}`, { token });
+    assert.equal(reconnected.headers.get('service-enrollment-status'), 'healthy', 'a kept read of the disconnected account is not replayed');
+    assert.equal((await http('GET', `/accounts/${checking.id}/balances`, { token })).status, 200);
     await agree(token, paths);
 
     assert.equal((await http('DELETE', '/accounts', { token })).status, 204);

@@ -4,6 +4,7 @@
 // only driven. A refused step changes nothing; the step that makes something moves the session to `done` in the
 // same transaction, so a step sent twice takes effect once.
 import type { AccountRow, ApplicationRow, ConnectMode, ConnectSessionRow, ConnectStep, EnrollmentRow, Repos, SelectAccount } from '../storage/store.ts';
+import { isDefaultApplication } from './applications.ts';
 import { DAY_MS } from './clock.ts';
 import { approveConnectToken, type FoundConnectToken, findConnectToken, refuseUnapprovable } from './connect-tokens.ts';
 import { type Deps, transactUnshown } from './context.ts';
@@ -26,6 +27,8 @@ export type ConnectProduct = 'balance' | 'transactions' | 'payments' | 'verify' 
 
 export interface StartInput {
   applicationId: string;
+  /** Whether the server has a default application (a hosted sandbox may have none: then it is not found). */
+  defaultApplication: boolean;
   products: readonly ConnectProduct[];
   selectAccount: SelectAccount;
   nonce: string | null;
@@ -74,7 +77,7 @@ const wrongStep = (at: ConnectStep, asked: ConnectStep): ApiError =>
 /** Starts a session; a refusal (application, challenge or enrollment unknown or unusable) writes nothing. */
 export async function startConnectSession(deps: Deps, input: StartInput): Promise<SessionState> {
   const application = await deps.store.applications.get(input.applicationId);
-  if (!application) throw applicationNotFound(input.applicationId);
+  if (!application || (isDefaultApplication(application.id) && !input.defaultApplication)) throw applicationNotFound(input.applicationId);
   if (input.enrollmentId !== null && input.connectToken !== null) throw unprocessable({ connect_token: ['cannot be given with enrollment_id'] });
   let mode: ConnectMode = 'enroll';
   let institutionId: string | null = null;

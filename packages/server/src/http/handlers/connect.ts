@@ -17,6 +17,7 @@ export const connectHandlers = {
       const body = sandboxBody(c, 'createConnectSession');
       const state = await startConnectSession(runtime.deps, {
         applicationId: body.application_id,
+        defaultApplication: runtime.defaultApplication,
         products: (body.products ?? []) as ConnectProduct[],
         selectAccount: body.select_account ?? 'disabled',
         nonce: body.nonce ?? null,
