@@ -1,7 +1,7 @@
 // The widget as the sandbox serves it: each file with its type and headers, the frame framed only by the origin its
 // URL names, conditional requests, and what answers before the widget is built.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
@@ -91,6 +91,21 @@ describe.skipIf(skip)('connectApp mounted under /connect', () => {
     const response = await app.request('/connect?origin=http%3A%2F%2Fa.example&channel=x');
     assert.equal(response.status, 301);
     assert.equal(response.headers.get('location'), '/connect/?origin=http%3A%2F%2Fa.example&channel=x');
+  });
+
+  it('reads a file again when a new build replaced it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'connect-rebuilt-'));
+    try {
+      await writeFile(join(dir, 'connect.js'), 'first build');
+      const app = mounted(dir);
+      assert.equal(await (await app.request('/connect/connect.js')).text(), 'first build');
+      assert.equal(await (await app.request('/connect/connect.js')).text(), 'first build');
+      await writeFile(join(dir, 'connect.js'), 'second build');
+      await utimes(join(dir, 'connect.js'), new Date(), new Date(Date.now() + 5_000));
+      assert.equal(await (await app.request('/connect/connect.js')).text(), 'second build');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers 304 to a request that has the current ETag', async () => {
