@@ -96,8 +96,8 @@ export function renderTryContent(operations: readonly ConsoleOperation[], curren
   const data = JSON.stringify({ operations, currentVersion }).replace(/</g, '\\u003c');
   return `<style>${style}</style>
 <h1>Try it</h1>
-<p>Send a request to the sandbox that serves these docs and see its answer. Enroll a test user to get an access token, choose an
-operation, then send it. Every request goes to this server only; the equivalent <code>curl</code> line is shown with the answer.</p>
+<p>Send a request to the sandbox that serves these docs and see its answer. Enroll a test user to get an access token (at once,
+or through the enrollment widget, as your users would), choose an operation, then send it. Every request goes to this server only; the equivalent <code>curl</code> line is shown with the answer.</p>
 <div class="console">
 <fieldset>
 <legend>Access token</legend>
@@ -105,6 +105,10 @@ operation, then send it. Every request goes to this server only; the equivalent 
 <p class="hint" id="token-hint">Sent with HTTP Basic authentication: the token as the username, an empty password.</p>
 <input id="token" name="token" autocomplete="off" spellcheck="false" aria-describedby="token-hint" placeholder="test_token_...">
 <button type="button" id="enroll" class="secondary">Enroll a test user</button>
+<button type="button" id="connect-widget" class="secondary">Connect through the widget</button>
+<label for="application-id">Application id (for the widget)</label>
+<p class="hint" id="application-id-hint">The enrollment widget enrolls for this application: <code>app_default</code> in a local sandbox.</p>
+<input id="application-id" name="application-id" autocomplete="off" spellcheck="false" aria-describedby="application-id-hint" value="app_default">
 <p class="hint" id="enroll-status" role="status" aria-live="polite"></p>
 </fieldset>
 <form id="request">
@@ -206,6 +210,51 @@ const consoleScript = `(() => {
   select.addEventListener('change', showOperation);
   showOperation();
 
+  /** Fills in what an enrollment gives: its token, and a paying account for the operations that take one. */
+  function enrolled(token, accounts) {
+    $('token').value = token;
+    const paying = accounts.find((account) => account.links?.payments) ?? accounts[0];
+    enrolledAccount = paying ? paying.id : '';
+    for (const input of document.querySelectorAll('[data-name="account_id"]')) input.value = enrolledAccount;
+  }
+
+  // The enrollment widget that this sandbox serves at /connect/, loaded on first use.
+  let widgetScript;
+  const loadWidget = () => (widgetScript ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = api + '/connect/connect.js';
+    script.onload = () => resolve(window.AggregationConnect);
+    script.onerror = () => { widgetScript = undefined; reject(new Error('the widget could not be loaded from ' + script.src)); };
+    document.head.append(script);
+  }));
+
+  $('connect-widget').addEventListener('click', async () => {
+    $('enroll-status').textContent = 'Opening the enrollment widget...';
+    try {
+      const connect = await loadWidget();
+      const handler = connect.setup({
+        applicationId: $('application-id').value.trim(),
+        selectAccount: 'multiple',
+        onSuccess: async (result) => {
+          handler.destroy();
+          const response = await fetch(api + '/accounts', { headers: { authorization: 'Basic ' + btoa(result.accessToken + ':') } });
+          enrolled(result.accessToken, response.ok ? await response.json() : []);
+          $('enroll-status').textContent = 'Enrolled ' + result.enrollment.id + ' at ' + result.enrollment.institution.name + ' through the widget; its token is filled in.';
+        },
+        onExit: () => {
+          handler.destroy();
+          $('enroll-status').textContent = 'The widget was closed: nothing was enrolled.';
+        },
+        onFailure: ({ error }) => {
+          $('enroll-status').textContent = 'The widget failed: ' + error.message + ' (' + error.code + ')';
+        },
+      });
+      handler.open();
+    } catch (error) {
+      $('enroll-status').textContent = 'The widget failed: ' + error.message;
+    }
+  });
+
   $('enroll').addEventListener('click', async () => {
     $('enroll-status').textContent = 'Enrolling the test user username...';
     try {
@@ -216,10 +265,7 @@ const consoleScript = `(() => {
       });
       const answer = await response.json();
       if (!response.ok) throw new Error(response.status + ' ' + (answer.error?.message ?? ''));
-      $('token').value = answer.access_token;
-      const paying = answer.accounts.find((account) => account.links?.payments) ?? answer.accounts[0];
-      enrolledAccount = paying ? paying.id : '';
-      for (const input of document.querySelectorAll('[data-name="account_id"]')) input.value = enrolledAccount;
+      enrolled(answer.access_token, answer.accounts);
       $('enroll-status').textContent = 'Enrolled ' + answer.enrollment.id + ' with ' + answer.accounts.length + ' accounts; its token is filled in.';
     } catch (error) {
       $('enroll-status').textContent = 'Enrollment failed: ' + error.message;

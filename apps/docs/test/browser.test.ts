@@ -7,10 +7,9 @@
 // what the crawl and axe-core find on it is kept for both tests.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromiumArgs, findChromium, skipWhenMissing } from '@aggregation/test-support';
+import { chromiumArgs, findChromium, seriousViolations, skipWhenMissing } from '@aggregation/test-support';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
@@ -23,7 +22,6 @@ import { docsDir, screenshotsDir } from '../src/paths.ts';
 
 const chromiumPath = findChromium();
 const skip = skipWhenMissing('the browser tests', !chromiumPath && "Chromium is not installed (Debian's chromium, or set CHROMIUM_PATH)");
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Problems = { console: string[]; external: string[] };
 type Tab = { page: Page; problems: Problems };
@@ -349,26 +347,6 @@ describe('docs in Chromium', () => {
     assert.ok(visited.size > 6, `${visited.size} pages visited`);
     console.log(`# ${visited.size} pages crawled, ${checked} links checked`);
   });
-
-  /** axe-core's serious and critical findings on the page as it is now. */
-  async function seriousViolations(page: Page): Promise<string[]> {
-    if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: axeSource });
-    const violations = await page.evaluate(async () => {
-      const result = await (
-        globalThis as unknown as {
-          axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-        }
-      ).axe.run(document);
-      return result.violations.map((violation) => ({
-        id: violation.id,
-        impact: violation.impact,
-        targets: violation.nodes.map((node) => node.target.join(' ')),
-      }));
-    });
-    return violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.impact} ${violation.id}: ${violation.targets.slice(0, 5).join(', ')}`);
-  }
 
   it.skipIf(skip)('axe-core finds no serious or critical violation on any page: index, guides, references, console, changelog', async () => {
     const pages = [

@@ -8,16 +8,17 @@ import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, cp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { documentNames } from '@aggregation/openapi/contract';
 import { findToolchain, missingTool, pythonLayerDir, venvPython } from '@aggregation/polyglot';
-import { chromiumArgs, findChromium, machineNode, skipWhenMissing } from '@aggregation/test-support';
-import { chromium } from 'playwright-core';
+import { chromiumArgs, findChromium, machineNode, signInThroughWidget, skipWhenMissing, widgetFrame } from '@aggregation/test-support';
+import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { HANG_GUARD_MS } from '../../../vitest.shared.ts';
 import { goReleaseDir, pythonReleaseDir } from '../src/packages.ts';
 import { consumerTemplate } from './support/installed.ts';
 import { cleanEnv, copyInstalledProject, run } from './support/project.ts';
@@ -203,30 +204,28 @@ describe('the packed npm packages, installed outside the repository', () => {
     await run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, env: cleanEnv() });
   });
 
-  it.skipIf(skipBrowser)('bundles the client for a browser with esbuild and runs it in headless Chromium against the sandbox server', async () => {
-    await run(
-      join(project, 'node_modules', '.bin', 'esbuild'),
-      ['browser.mjs', '--bundle', '--format=esm', '--platform=browser', '--outfile=bundle.js'],
-      {
-        cwd: project,
-        env: cleanEnv(),
-      },
-    );
-    const bundle = await readFile(join(project, 'bundle.js'), 'utf8');
-    assert.doesNotMatch(bundle, /["'](?:undici|node:[a-z_/]+)["']/, 'the browser bundle holds no Node.js-only code');
-
-    // One origin for the page and the API: the page's requests under /api go to the sandbox server as they are.
-    const page: Server = createServer(async (req, res) => {
+  /**
+   * `entry` of the project bundled for the browser by esbuild, run as the module of a page that a server of its own
+   * origin serves (`more` answers the page's other requests), in headless Chromium: `use` drives the tab once the page
+   * defined `global`. The page must log no error. Returns the bundle.
+   */
+  async function inChromium(
+    entry: string,
+    global: string,
+    use: (tab: Page, origin: string) => Promise<void>,
+    more: (req: IncomingMessage, res: ServerResponse) => unknown = (_req, res) => res.writeHead(404).end(),
+  ): Promise<string> {
+    const outfile = entry.replace(/\.mjs$/, '.bundle.js');
+    await run(join(project, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--format=esm', '--platform=browser', `--outfile=${outfile}`], {
+      cwd: project,
+      env: cleanEnv(),
+    });
+    const bundle = await readFile(join(project, outfile), 'utf8');
+    const page: Server = createServer((req, res) => {
       if (req.url === '/')
         return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module" src="/bundle.js"></script>');
       if (req.url === '/bundle.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-      if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
-      const headers = Object.fromEntries(
-        ['authorization', 'service-version', 'accept'].flatMap((name) => (req.headers[name] ? [[name, String(req.headers[name])]] : [])),
-      );
-      const upstream = await fetch(`${baseUrl}${req.url.slice('/api'.length)}`, { method: req.method ?? 'GET', headers });
-      const passed = [...upstream.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding'].includes(name));
-      res.writeHead(upstream.status, Object.fromEntries(passed)).end(Buffer.from(await upstream.arrayBuffer()));
+      return more(req, res);
     });
     page.listen(0, '127.0.0.1');
     await once(page, 'listening');
@@ -234,19 +233,69 @@ describe('the packed npm packages, installed outside the repository', () => {
     const browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumArgs });
     try {
       const tab = await browser.newPage();
+      tab.setDefaultTimeout(HANG_GUARD_MS / 2);
       const errors: string[] = [];
       tab.on('pageerror', (error) => errors.push(error.message));
       await tab.goto(origin);
-      await tab.waitForFunction(() => 'consumerRun' in globalThis);
-      const result = await tab.evaluate(
-        (given) => (globalThis as unknown as { consumerRun: (input: unknown) => Promise<unknown> }).consumerRun(given),
-        { ...input(), baseUrl: `${origin}/api` },
-      );
+      await tab.waitForFunction((name) => name in globalThis, global);
+      await use(tab, origin);
       assert.deepEqual(errors, []);
-      assert.deepEqual(result, expected());
     } finally {
       await browser.close();
       page.close();
     }
+    return bundle;
+  }
+
+  it.skipIf(skipBrowser)('bundles the client for a browser with esbuild and runs it in headless Chromium against the sandbox server', async () => {
+    let result: unknown;
+    // One origin for the page and the API: the page's requests under /api go to the sandbox server as they are.
+    const proxy = async (req: IncomingMessage, res: ServerResponse) => {
+      if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
+      const headers = Object.fromEntries(
+        ['authorization', 'service-version', 'accept'].flatMap((name) => (req.headers[name] ? [[name, String(req.headers[name])]] : [])),
+      );
+      const upstream = await fetch(`${baseUrl}${req.url.slice('/api'.length)}`, { method: req.method ?? 'GET', headers });
+      const passed = [...upstream.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding'].includes(name));
+      res.writeHead(upstream.status, Object.fromEntries(passed)).end(Buffer.from(await upstream.arrayBuffer()));
+    };
+    const bundle = await inChromium(
+      'browser.mjs',
+      'consumerRun',
+      async (tab, origin) => {
+        result = await tab.evaluate((given) => (globalThis as unknown as { consumerRun: (input: unknown) => Promise<unknown> }).consumerRun(given), {
+          ...input(),
+          baseUrl: `${origin}/api`,
+        });
+      },
+      proxy,
+    );
+    assert.doesNotMatch(bundle, /["'](?:undici|node:[a-z_/]+)["']/, 'the browser bundle holds no Node.js-only code');
+    assert.deepEqual(result, expected());
   });
+
+  it.skipIf(skipBrowser)(
+    '@aggregation/connect: loadConnect loads the widget from the sandbox into a page of another origin, and the token onSuccess gives lists the accounts',
+    async () => {
+      let accessToken = '';
+      await inChromium('connect.mjs', 'consumerConnect', async (tab) => {
+        const enrolled = tab.evaluate(
+          (given) => (globalThis as unknown as { consumerConnect: (input: unknown) => Promise<{ accessToken: string }> }).consumerConnect(given),
+          { baseUrl },
+        );
+        // A user of the widget: picks the bank, signs in as the sandbox's test user, continues.
+        const frame = await widgetFrame(tab);
+        await signInThroughWidget(frame, { search: 'chase', institution: 'Chase', username: 'username' });
+        await frame.getByRole('heading', { name: 'Connected' }).waitFor();
+        await frame.getByRole('button', { name: 'Continue' }).click();
+        ({ accessToken } = await enrolled);
+      });
+      const response = await fetch(`${baseUrl}/accounts`, { headers: { authorization: `Basic ${btoa(`${accessToken}:`)}` } });
+      assert.equal(response.status, 200);
+      assert.deepEqual(
+        ((await response.json()) as { type: string }[]).map((account) => account.type),
+        expectedAccountTypes,
+      );
+    },
+  );
 });

@@ -1,3 +1,4 @@
+export { seriousViolations } from './axe.ts';
 export { chromiumArgs, findChromium } from './chromium.ts';
 export { withGoFlag } from './go-flags.ts';
 export { linkedCopy } from './linked-copy.ts';
@@ -26,3 +27,4 @@ export {
 } from './processes.ts';
 export { type RunOutcome, type SummaryTask, TestRunTally } from './test-run.ts';
 export { machineNode, which } from './which.ts';
+export { signInThroughWidget, WIDGET_FRAME, widgetFrame } from './widget.ts';

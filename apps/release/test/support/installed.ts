@@ -1,5 +1,5 @@
 // One install of the packed npm packages for every test file: a project made from consumer/ (an integrator's, with
-// TypeScript, @types/node and esbuild) with the client, the server and the CLI installed from their tarballs.
+// TypeScript, @types/node and esbuild) with the client, the server, the CLI and the widget's package installed from their tarballs.
 // Installing costs tens of seconds of CPU; each file works on a copy of its own, since each writes into its project.
 // It runs in the background: the files that do not use it (the contract tests' empty project, the pack checks) start
 // at once, and the others wait for its status file (copyInstalledProject).
@@ -17,7 +17,7 @@ declare module 'vitest' {
 
 export const consumerTemplate = join(import.meta.dirname, '..', '..', 'consumer');
 /** The published packages the shared project installs, with what they depend on. */
-export const installedPackages = ['@aggregation/client', '@aggregation/server', '@aggregation/cli'];
+export const installedPackages = ['@aggregation/client', '@aggregation/server', '@aggregation/cli', '@aggregation/connect'];
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const root = await temporaryDir('aggregation-installed-');

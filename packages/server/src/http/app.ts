@@ -1,7 +1,8 @@
 // The Hono app: the edge's tracking, errors and not-found answers, the version and body limit
-// middleware, the routes of each document, and the rendered reference under /docs.
+// middleware, the routes of each document, the rendered reference under /docs and the enrollment widget under /connect.
 // The serving half only: the package's main entry also loads the Postman converter, some 50 MB the server never uses.
 import type { IncomingMessage } from 'node:http';
+import { connectApp } from '@aggregation/connect/serve';
 import { docsApp } from '@aggregation/docs/serve';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -89,5 +90,8 @@ export function httpApp(runtime: Runtime, { edge, validators, readCache, publicU
   // The rendered reference of every document, next to the API it describes.
   if (runtime.rateLimit) app.use('/docs/*', rateLimitByAddress(runtime));
   app.route('/docs', docsApp());
+  // The enrollment widget: /connect/connect.js for the integrator's pages, and the frame it opens.
+  if (runtime.rateLimit) app.use('/connect/*', rateLimitByAddress(runtime));
+  app.route('/connect', connectApp());
   return app;
 }
