@@ -1,5 +1,6 @@
 export { chromiumArgs, findChromium } from './chromium.ts';
 export { withGoFlag } from './go-flags.ts';
+export { memoryAfterCollection } from './kept-memory.ts';
 export { linkedCopy } from './linked-copy.ts';
 export { skipWhenMissing } from './missing.ts';
 export { nodeRuntimesDir, registryNodeBin } from './node-runtimes.ts';
