@@ -16,6 +16,7 @@ import { integrators } from './scenarios/integrators.ts';
 import { memory } from './scenarios/memory.ts';
 import { postgres } from './scenarios/postgres.ts';
 import { reads } from './scenarios/reads.ts';
+import { soak } from './scenarios/soak.ts';
 import { toolchain } from './scenarios/toolchain.ts';
 import { webhooks } from './scenarios/webhooks.ts';
 import { writes } from './scenarios/writes.ts';
@@ -31,6 +32,7 @@ const scenarios: Record<ScenarioName, (ctx: ReturnType<typeof createContext>) =>
   memory,
   'history-load': historyLoad,
   toolchain,
+  soak,
 };
 
 const options = parseOptions(process.argv.slice(2));

@@ -16,6 +16,7 @@ export const SCENARIOS = [
   'memory',
   'history-load',
   'toolchain',
+  'soak',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
