@@ -18,6 +18,7 @@ import { mcp } from './scenarios/mcp.ts';
 import { memory } from './scenarios/memory.ts';
 import { postgres } from './scenarios/postgres.ts';
 import { reads } from './scenarios/reads.ts';
+import { soak } from './scenarios/soak.ts';
 import { toolchain } from './scenarios/toolchain.ts';
 import { webhooks } from './scenarios/webhooks.ts';
 import { writes } from './scenarios/writes.ts';
@@ -35,6 +36,7 @@ const scenarios: Record<ScenarioName, (ctx: ReturnType<typeof createContext>) =>
   toolchain,
   consumer,
   mcp,
+  soak,
 };
 
 const options = parseOptions(process.argv.slice(2));

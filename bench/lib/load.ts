@@ -12,7 +12,11 @@ export interface LoadSpec {
   body?: string;
   /** Per-request mutation (e.g. a fresh Idempotency-Key). */
   setupRequest?: Request['setupRequest'];
+  /** Each response's status and body, with the connection's context that setupRequest saw. */
+  onResponse?: Request['onResponse'];
   connections: number;
+  /** Requests per second over all connections (autocannon's overallRate); as many as answered without it. */
+  rate?: number;
   seconds?: number;
   /** A fixed number of requests instead of a duration. */
   amount?: number;
@@ -48,6 +52,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   const instance = autocannon({
     url: spec.url,
     connections: spec.connections,
+    ...(spec.rate ? { overallRate: spec.rate } : {}),
     ...(spec.amount ? { amount: spec.amount } : { duration: spec.seconds ?? 5 }),
     timeout: 30,
     requests: [
@@ -56,6 +61,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
         ...(spec.headers ? { headers: spec.headers } : {}),
         ...(spec.body !== undefined ? { body: spec.body } : {}),
         ...(spec.setupRequest ? { setupRequest: spec.setupRequest } : {}),
+        ...(spec.onResponse ? { onResponse: spec.onResponse } : {}),
       },
     ],
   });

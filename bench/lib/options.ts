@@ -18,6 +18,7 @@ export const SCENARIOS = [
   'toolchain',
   'consumer',
   'mcp',
+  'soak',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

@@ -30,7 +30,8 @@ export async function history(ctx: Context): Promise<Section> {
   const seeder = await spawnChild<ServerInfo>(
     new URL('../targets/server.ts', import.meta.url),
     { databasePath, enroll: [`history.${SMALL}`, `history.${largeCount}`], webhooks: false } satisfies ServerArgs,
-    { readyTimeoutMs: 300_000 },
+    // A million rows take a minute or two on a quiet machine, and several times that on a busy one.
+    { readyTimeoutMs: 900_000 },
   );
   const enrolled = seeder.info.enrolled;
   await seeder.stop();

@@ -1,5 +1,6 @@
 // A local webhook receiver: a bare node:http server that verifies every request with the
-// client's verifyWebhook and counts verified events per type, with the time of the last one.
+// client's verifyWebhook and counts verified events per type, with the time of the last one, and keeps the ids of
+// the events it verified (the soak run checks that every acknowledged event arrived).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SIGNATURE_HEADER, verifyWebhook } from '@aggregation/client';
@@ -14,6 +15,7 @@ export interface ReceiverStats {
 
 let secrets: string[] = [];
 let stats: ReceiverStats = { verified: {}, failed: 0, lastAt: 0 };
+let ids = new Set<string>();
 
 const server = createServer((request, response) => {
   const chunks: Buffer[] = [];
@@ -23,6 +25,7 @@ const server = createServer((request, response) => {
       const event = await verifyWebhook(Buffer.concat(chunks), request.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined, secrets);
       stats.verified[event.type] = (stats.verified[event.type] ?? 0) + 1;
       stats.lastAt = Date.now();
+      ids.add(event.id);
       response.writeHead(204).end();
     } catch {
       stats.failed++;
@@ -43,9 +46,11 @@ serveParent(
     },
     reset: () => {
       stats = { verified: {}, failed: 0, lastAt: 0 };
+      ids = new Set();
       return true;
     },
     stats: () => stats,
+    ids: () => [...ids],
   },
   () => new Promise<void>((resolve) => server.close(() => resolve())),
 );

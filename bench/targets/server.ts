@@ -3,7 +3,8 @@
 // their tokens and accounts. SANDBOX_READ_CACHE_MB, when set in the bench's environment, sizes the read cache.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
+import { memoryAfterCollection } from '@aggregation/test-support';
 import pg from 'pg';
 import { type Enrolled, enroll } from '../lib/enroll.ts';
 import { readCacheMb } from '../lib/options.ts';
@@ -69,6 +70,15 @@ serveParent(
   { url: running.url, pid: process.pid, enrolled, startSeconds } satisfies ServerInfo,
   {
     memory: () => process.memoryUsage(),
+    // With --expose-gc: what the process keeps once everything unreachable is collected (test-support's measure); with
+    // `1`, after one collection alone, whose `external` still counts the buffers it freed.
+    keptMemory: (collections) => {
+      if (collections !== 1) return memoryAfterCollection(collect());
+      collect()();
+      return process.memoryUsage();
+    },
+    // Written where asked (a heap snapshot collects first), for comparing what is kept across a load.
+    heapSnapshot: (file) => writeHeapSnapshot(file as string),
     heapSpaces: () => getHeapSpaceStatistics(),
     readCache: () => ({ hits: running.app.readCache?.hits ?? 0, misses: running.app.readCache?.misses ?? 0 }),
     statements: () => {
@@ -81,6 +91,13 @@ serveParent(
   },
   () => running.close(),
 );
+
+/** `gc` of --expose-gc. */
+function collect(): () => void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('the server target was started without --expose-gc');
+  return gc;
+}
 
 /**
  * Counts every statement a pg client of this process is asked for, by its text (whitespace folded, cut at 72

@@ -25,6 +25,8 @@ declare module 'autocannon' {
   export interface Options {
     url: string;
     connections?: number;
+    /** Requests per second over all connections. */
+    overallRate?: number;
     pipelining?: number;
     duration?: number;
     amount?: number;

@@ -12,8 +12,8 @@
 // Prints `Listening on <url>` once it serves; unexpected errors go to stderr.
 import { readFileSync } from 'node:fs';
 import { createEnrollment, startServer } from '@aggregation/server';
+import { memoryAfterCollection } from '@aggregation/test-support';
 import { stubResolver } from '../../server/test/helpers/resolver.ts';
-import { memoryAfterCollection } from './kept-memory.ts';
 
 const env = process.env;
 const rate = Number(env.RATE_LIMIT ?? 0);

@@ -9,6 +9,7 @@ import pMap from 'p-map';
 import { afterAll, beforeAll, test } from 'vitest';
 import { eventually, type Receiver, receiver } from '../../server/test/helpers/harness.ts';
 import { describeUnless, storeKinds } from '../../server/test/helpers/stores.ts';
+import { Acknowledged, eventsLost, paymentsLost } from '../src/acknowledged.ts';
 import { type Caller, callerOf, type Enrolled, enroll, errorShapeProblems, payee, type Reply } from '../src/api.ts';
 import { type ServerProcess, startServerProcess } from '../src/server-process.ts';
 import { tally } from '../src/tally.ts';
@@ -45,8 +46,9 @@ for (const kind of kinds) {
     let ledgerBefore: number;
     let availableBefore: number;
     const attemptedKeys = new Set<string>();
+    /** Each acknowledged payment's id by its Idempotency-Key; what was acknowledged, for the checks that none was lost. */
     const acknowledged = new Map<string, string>();
-    const acknowledgedEvents = new Set<string>();
+    const told = new Acknowledged();
 
     const start = async () => {
       server = await startServerProcess(location);
@@ -92,9 +94,10 @@ for (const kind of kinds) {
               ]);
               if (paid.status === 202) {
                 acknowledged.set(key, paid.body.id);
+                told.payment(enrolled.checking, paid.body.id);
                 acks++;
               } else assert.fail(`payment ${key} answered ${paid.status}: ${paid.text}`);
-              if (fired.status === 202) acknowledgedEvents.add(fired.body.id);
+              if (fired.status === 202) told.event(fired.body.id);
               else assert.fail(`event answered ${fired.status}: ${fired.text}`);
             } catch (error) {
               // The connection died with the server: not acknowledged, so the client may retry (below).
@@ -140,9 +143,10 @@ for (const kind of kinds) {
             }
             if (paid.status === 202) {
               acknowledged.set(key, paid.body.id);
+              told.payment(enrolled.checking, paid.body.id);
               acks++;
             }
-            if (fired.status === 202) acknowledgedEvents.add(fired.body.id);
+            if (fired.status === 202) told.event(fired.body.id);
             // Bounded while the answers are fast refusals.
             if (paid.status >= 500) await sleep(20);
           }
@@ -171,8 +175,9 @@ for (const kind of kinds) {
       const stored = await call('GET', `/accounts/${enrolled.checking}/payments`, { token: enrolled.token });
       assert.equal(stored.status, 200, stored.text);
       const ids = (stored.body as { id: string }[]).map((payment) => payment.id);
-      assert.equal(new Set(ids).size, ids.length, 'a payment is listed twice');
-      for (const id of acknowledged.values()) assert.ok(ids.includes(id), `acknowledged payment ${id} was lost`);
+      const { lost, listedTwice } = paymentsLost(told.payments.get(enrolled.checking) ?? [], ids);
+      assert.deepEqual(listedTwice, [], 'a payment is listed twice');
+      assert.deepEqual(lost, [], 'acknowledged payments were lost');
       tally.acknowledgedPayments += acknowledged.size;
       const acknowledgedIds = new Set(acknowledged.values());
       tally.storedPayments += ids.filter((id) => acknowledgedIds.has(id)).length;
@@ -204,11 +209,11 @@ for (const kind of kinds) {
     test('every acknowledged event is delivered', async () => {
       // At least once: an event sent just before a kill is sent again, so count distinct ids, not arrivals.
       const delivered = () => new Set(hook.events.map((received) => received.event.id as string));
-      await eventually(() => [...acknowledgedEvents].every((id) => delivered().has(id)));
+      await eventually(() => eventsLost(told.events, delivered()).length === 0);
       const arrived = delivered();
       assert.deepEqual(hook.rejected, []);
-      tally.acknowledgedEvents += acknowledgedEvents.size;
-      tally.deliveredEvents += [...acknowledgedEvents].filter((id) => arrived.has(id)).length;
+      tally.acknowledgedEvents += told.events.size;
+      tally.deliveredEvents += told.events.size - eventsLost(told.events, arrived).length;
       tally.eventsSentAgain += hook.events.length - arrived.size;
       // From the database's crash on, the server logs each failure to reach it (and answers 503); nothing else.
       const expected = (line: string, at: number) =>

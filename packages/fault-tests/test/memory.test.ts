@@ -1,9 +1,9 @@
 // Memory under load, on SQLite and PostgreSQL: a bounded load of reads over many distinct URLs (pages of a long
 // history, each asked once, far more bytes than the read cache's budget) leaves the server's memory bounded. Both
-// are measured against a baseline taken in the same run, after a warm-up of the same kind: what stays after a full
-// collection (heap and buffers: what the server keeps) grows by less than a quarter of the distinct bytes served,
-// and the resident memory's peak stays within a generous bound (the collector sizes its heap as it likes). The load
-// is bounded in requests, not time.
+// are measured against a baseline taken in the same run, after a warm-up of the same kind that fills the read cache
+// and the rendered rows to their budget: what stays after a full collection (heap and buffers: what the server keeps)
+// grows by less than that budget over eighteen times its bytes served, and the resident memory's peak stays within a
+// generous bound (the collector sizes its heap as it likes). The load is bounded in requests, not time.
 import assert from 'node:assert/strict';
 import { readRss, sampleRss } from '@aggregation/test-support';
 import { afterAll, beforeAll, test } from 'vitest';
@@ -20,6 +20,12 @@ const CONCURRENCY = 8;
 /** Transactions per page, and the history they are paged from. */
 const PAGE = 100;
 const HISTORY = 'history.1000';
+/**
+ * What the server may keep beyond the baseline: the read cache's budget (full after the warm-up). A read that kept a
+ * fiftieth of its bytes would exceed it; what the server keeps is measured to within about a megabyte (two
+ * collections: test-support's memoryAfterCollection).
+ */
+const KEPT_GROWTH_BOUND = CACHE_MB * 2 ** 20;
 /** Resident memory may grow this much over the baseline (young generation and heap sizing included). */
 const RSS_GROWTH_BOUND = 160 * 2 ** 20;
 
@@ -75,7 +81,7 @@ for (const kind of kinds) {
       const summary = `kept ${MB(baseline.kept)} → ${MB(after)}, resident ${MB(baseline.rss)} → peak ${MB(peak)}, over ${LOAD_REQUESTS} reads serving ${MB(served)}`;
       tally.memory.push(`${kind.name}: ${summary}`);
       assert.ok(served > 4 * CACHE_MB * 2 ** 20, `the load served only ${MB(served)}: ${summary}`);
-      assert.ok(after - baseline.kept < served / 4, `the server kept ${MB(after - baseline.kept)} more: ${summary}`);
+      assert.ok(after - baseline.kept < KEPT_GROWTH_BOUND, `the server kept ${MB(after - baseline.kept)} more: ${summary}`);
       assert.ok(peak - baseline.rss < RSS_GROWTH_BOUND, `resident memory grew ${MB(peak - baseline.rss)}: ${summary}`);
       assert.deepEqual(server.errors(), []);
     });

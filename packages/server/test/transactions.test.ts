@@ -214,6 +214,44 @@ describe('large history', () => {
   });
 });
 
+describe('an unpaged list, streamed a page at a time', () => {
+  let t: TestApp;
+  beforeAll(() => {
+    t = testApp();
+  });
+  afterAll(() => t.close());
+
+  /** The unpaged list's body as text, and the same list read in pages of 100 joined, in one version. */
+  const both = async (token: string, id: string, version: string, query = '') => {
+    const text = (await t.call('GET', `/accounts/${id}/transactions${query ? `?${query}` : ''}`, { token, version })).text;
+    const pages: unknown[] = [];
+    for (let from: string | undefined; ; ) {
+      const page = (
+        await t.call('GET', `/accounts/${id}/transactions?count=100${from ? `&from_id=${from}` : ''}${query ? `&${query}` : ''}`, { token, version })
+      ).body as { id: string }[];
+      pages.push(...page);
+      if (page.length < 100) break;
+      from = page.at(-1)!.id;
+    }
+    return { text, paged: JSON.stringify(pages) };
+  };
+
+  test('its bytes are the JSON array its pages give, in each version, across the pages of 500 it is read in', async () => {
+    const { token, accounts } = await t.enroll('history.1200');
+    for (const version of ['2020-10-12', '2019-07-01']) {
+      const { text, paged } = await both(token, accounts[0].id, version);
+      assert.ok((JSON.parse(text) as unknown[]).length >= 1200, version);
+      assert.equal(text, paged, version);
+    }
+  });
+
+  test('an empty one is []', async () => {
+    const { token, accounts } = await t.enroll();
+    const { text } = await both(token, accounts[0].id, '2020-10-12', 'start_date=2999-01-01');
+    assert.equal(text, '[]');
+  });
+});
+
 describe("a page joins its rows' JSON, kept per row version", () => {
   let dir: string;
   /** Keeps rendered rows, as shipped; `fresh` keeps none and renders every row of every page: the oracle. */

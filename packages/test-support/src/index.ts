@@ -1,6 +1,7 @@
 export { seriousViolations } from './axe.ts';
 export { chromiumArgs, findChromium } from './chromium.ts';
 export { withGoFlag } from './go-flags.ts';
+export { memoryAfterCollection } from './kept-memory.ts';
 export { linkedCopy } from './linked-copy.ts';
 export { skipWhenMissing } from './missing.ts';
 export { nodeRuntimesDir, registryNodeBin } from './node-runtimes.ts';

@@ -11,11 +11,11 @@ export interface KeysetOptions<Cursor> {
 }
 
 /** Pulls pages from `readPage` (rows after `before`, at most `limit`) until the list or `count` ends. */
-export function keysetRows<Row, Cursor>(
+export function keysetPages<Row, Cursor>(
   readPage: (before: Cursor | undefined, limit: number) => Promise<Row[]>,
   cursorOf: (row: Row) => Cursor,
   options: KeysetOptions<Cursor> = {},
-): AsyncIterable<Row> {
+): AsyncIterable<Row[]> {
   const chunk = options.chunk ?? 500;
   return {
     async *[Symbol.asyncIterator]() {
@@ -24,11 +24,25 @@ export function keysetRows<Row, Cursor>(
       while (remaining > 0) {
         const limit = Math.min(chunk, remaining);
         const rows = await readPage(cursor, limit);
-        for (const row of rows) yield row;
+        if (rows.length > 0) yield rows;
         remaining -= rows.length;
         if (rows.length < limit) return;
         cursor = cursorOf(rows[rows.length - 1]!);
       }
+    },
+  };
+}
+
+/** The rows of `keysetPages`, one at a time. */
+export function keysetRows<Row, Cursor>(
+  readPage: (before: Cursor | undefined, limit: number) => Promise<Row[]>,
+  cursorOf: (row: Row) => Cursor,
+  options: KeysetOptions<Cursor> = {},
+): AsyncIterable<Row> {
+  const pages = keysetPages(readPage, cursorOf, options);
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const rows of pages) yield* rows;
     },
   };
 }

@@ -4,7 +4,7 @@ import type { AccountRow, EnrollmentRow, TransactionCursor, TransactionQuery, Tr
 import { enrollmentNow } from './clock.ts';
 import { type Deps, transactFor } from './context.ts';
 import { notFound, unprocessable } from './errors.ts';
-import { keysetRows } from './paging.ts';
+import { keysetPages } from './paging.ts';
 
 export interface TransactionFilter {
   count?: number | undefined;
@@ -31,11 +31,14 @@ const queryOf = (filter: TransactionFilter, before: TransactionCursor | undefine
   limit,
 });
 
-/** Resolves the cursor up front, so a bad `from_id` fails before anything is streamed. */
-export async function openTransactionList(deps: Deps, account: AccountRow, filter: TransactionFilter): Promise<AsyncIterable<TransactionRow>> {
+/**
+ * The list in keyset pages, newest first. Resolves the cursor up front, so a bad `from_id` fails before anything is
+ * streamed.
+ */
+export async function openTransactionList(deps: Deps, account: AccountRow, filter: TransactionFilter): Promise<AsyncIterable<TransactionRow[]>> {
   const cursor = await startOf(deps, account, filter);
   const { store } = deps;
-  return keysetRows(
+  return keysetPages(
     (before, limit) => store.transactions.page(account.id, queryOf(filter, before, limit)),
     (row): TransactionCursor => ({ date: row.date, seq: row.seq }),
     { from: cursor, count: filter.count },

@@ -13,7 +13,7 @@ import {
   apiJson,
   apiJsonItems,
   apiJsonList,
-  apiJsonStream,
+  apiJsonPages,
   type ItemJson,
   noContent,
   type SandboxBody,
@@ -43,9 +43,14 @@ export const answer = {
     as<O>(await apiJson(c, runtime, operation, status, body)),
   /** A JSON array joined from its items' JSON (`itemJson`). */
   items: <O extends ApiOperation>(c: AppContext, operation: O, items: readonly ItemJson<O>[]) => as<O>(apiJsonItems(c, operation, items)),
-  /** A JSON array streamed as it is read. */
-  stream: <O extends ApiOperation>(c: AppContext, runtime: Runtime, operation: O, items: AsyncIterable<ApiItem<O>>) =>
-    as<O>(apiJsonStream(c, runtime, operation, items)),
+  /** A JSON array streamed as it is read, a page of rows at a time, each row presented as an item. */
+  pages: <O extends ApiOperation, Row>(
+    c: AppContext,
+    runtime: Runtime,
+    operation: O,
+    pages: AsyncIterable<readonly Row[]>,
+    present: (row: Row) => ApiItem<O>,
+  ) => as<O>(apiJsonPages(c, runtime, operation, pages, present)),
   /** A JSON array rendered whole up to `wholeMax` items, streamed beyond. */
   list: async <O extends ApiOperation>(c: AppContext, runtime: Runtime, operation: O, items: AsyncIterable<ApiItem<O>>, wholeMax: number) =>
     as<O>(await apiJsonList(c, runtime, operation, items, wholeMax)),

@@ -84,19 +84,15 @@ export const transactionHandlers = {
           return answer.items(c, 'listTransactions', items);
         }
       }
-      const rows = await openTransactionList(runtime.deps, account, filter);
+      const pages = await openTransactionList(runtime.deps, account, filter);
       await noteTransactionsFetched(runtime.deps, c.get('enrollment'), account);
       const base = c.get('base');
       if (isJoinedPage(filter)) {
         const page = [];
-        for await (const row of rows) page.push(presentTransaction(base, row));
+        for await (const rows of pages) for (const row of rows) page.push(presentTransaction(base, row));
         return answer.json(c, runtime, 'listTransactions', 200, page);
       }
-      return answer.stream(c, runtime, 'listTransactions', {
-        async *[Symbol.asyncIterator]() {
-          for await (const row of rows) yield presentTransaction(base, row);
-        },
-      });
+      return answer.pages(c, runtime, 'listTransactions', pages, (row) => presentTransaction(base, row));
     },
   },
 

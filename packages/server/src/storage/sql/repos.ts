@@ -44,6 +44,11 @@ export interface SqlConnection {
   values<T>(sql: string, ...params: unknown[]): MaybePromise<T[]>;
   /** `LIMIT` of a row count given as one parameter. */
   readonly limit: string;
+  /**
+   * The first of `count` transaction stamps reserved together, for rows inserted with theirs; absent where the
+   * database gives each inserted row its stamp cheaply itself (PostgreSQL's sequence, in a trigger).
+   */
+  stampsFor?(count: number): MaybePromise<number>;
   list(values: readonly (string | number)[]): unknown;
 }
 
@@ -179,8 +184,17 @@ export function sqlRepos(conn: SqlConnection): Repos {
     },
     transactions: {
       // The database gives stamps: a row made from a read one carries its stamp, which is not written (SQLite would
-      // check it against the others' before its trigger gives the new one).
-      insertMany: async (rows) => conn.insertMany('transactions', rows.some((row) => row.stamp !== undefined) ? rows.map(withoutStamp) : rows),
+      // check it against the others' before its trigger gives the new one). Where it reserves them for the rows of one
+      // insert, each row is written with its own.
+      insertMany: async (rows) => {
+        const written = rows.some((row) => row.stamp !== undefined) ? rows.map(withoutStamp) : rows;
+        if (!conn.stampsFor || written.length === 0) return conn.insertMany('transactions', written);
+        const first = await conn.stampsFor(written.length);
+        return conn.insertMany(
+          'transactions',
+          written.map((row, index) => ({ ...row, stamp: first + index })),
+        );
+      },
       get: async (accountId, id) => conn.get<TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?', id, accountId),
       page: async (accountId, query) => pageTransactions<TransactionRow>(conn, '*', accountId, query),
       pageStamps: async (accountId, query) => pageTransactions<number>(conn, 'stamp AS value', accountId, query, 'values'),

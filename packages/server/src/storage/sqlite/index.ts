@@ -124,6 +124,12 @@ export class SqliteConnection implements SqlConnection {
     }
   }
 
+  /** The counter's next `count` stamps, taken at once (migration 9: rows inserted with a stamp keep it). */
+  stampsFor(count: number): number {
+    const { last } = this.prepare('UPDATE transaction_stamps SET last = last + ? RETURNING last').get(count) as { last: number };
+    return last - count + 1;
+  }
+
   /** One prepared INSERT per row: in-process SQLite has no round trips to save. */
   insertMany(table: string, rows: readonly object[]): void {
     const first = rows[0];

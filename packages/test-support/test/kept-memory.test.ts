@@ -1,4 +1,4 @@
-// What the memory test reads of a server: buffers freed by the collection are no longer counted as kept.
+// What the memory tests and benchmarks read of a server: buffers freed by the collection are no longer counted as kept.
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
