@@ -78,7 +78,8 @@ export function collectReport(report: RespectReport, collector: Collector): Tall
         continue;
       }
       tally.steps++;
-      const path = item.request ? new URL(item.request.url).pathname : '/';
+      // A step Respect could not send (its server unreachable, say) may carry no URL, or one that is not absolute.
+      const path = (item.request?.url && URL.parse(item.request.url, 'http://step.invalid')?.pathname) || '/';
       const method = item.request?.method.toUpperCase() ?? 'GET';
       const document = documentOf({ path, requestHeaders: lower(item.request?.headers), responseHeaders: lower(item.response?.header) });
       const template = validatorOf(document).match(method, path)?.path ?? path;

@@ -126,3 +126,25 @@ test("Respect's report: nested workflows are walked, each step's checks become t
   assert.equal(failure.curl, "curl -i -X GET 'http://127.0.0.1:1/accounts'");
   assert.equal(failure.response?.status, 500);
 });
+
+test('a step sent without an absolute URL is still reported, under its path or under /', () => {
+  const step = (stepId: string, url: string) => ({
+    type: 'step' as const,
+    stepId,
+    request: { method: 'get', url },
+    checks: [{ name: 'status code check', passed: false, message: 'fetch failed' }],
+  });
+  const report: RespectReport = {
+    status: 'error',
+    files: {
+      'x.arazzo.yaml': {
+        totalRequests: 0,
+        executedWorkflows: [{ type: 'workflow', workflowId: 'w', executedSteps: [step('relative', '/accounts'), step('none', '')] }],
+      },
+    },
+  };
+  const collector = new Collector('arazzo');
+  assert.equal(collectReport(report, collector).failed, 2);
+  const names = collector.testsuites().flatMap((s) => s.testcases.map((t) => t.name));
+  assert.deepEqual(names, ['GET /accounts · w/relative: status code check', 'GET / · w/none: status code check']);
+});
