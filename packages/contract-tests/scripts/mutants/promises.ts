@@ -57,19 +57,20 @@ let lastWebhookUrl: unknown;
 
 export const promiseMutants: Mutant[] = [
   {
-    name: 'mfa-kept-with-key',
-    what: 'an MFA challenge is kept with its Idempotency-Key: the key then answers 422 idempotency_key_reused',
-    caughtBy: caught('idempotency: an MFA challenge is not kept with its key'),
+    name: 'mfa-challenge-forgotten',
+    what: 'an MFA challenge is not kept with its Idempotency-Key: the same request answers a new connect_token each time',
+    caughtBy: caught('idempotency: an MFA challenge is kept with its key until approved, then pays once'),
     suites: ['behaviour'],
     break: {
       response: (sent, answered) => {
-        if (!is(sent, 'POST', payments)) return;
+        if (!is(sent, 'POST', payments) || !answered.body.includes('"connect_token"')) return;
         const key = `${sent.headers.authorization} ${sent.headers['idempotency-key']}`;
-        if (answered.body.includes('"connect_token"')) challengedKeys.add(key);
-        else if (challengedKeys.has(key) && answered.status === 202) {
-          answered.status = 422;
-          answered.body = Buffer.from(JSON.stringify({ error: { code: 'idempotency_key_reused', message: 'The key was used.' } }));
+        if (challengedKeys.has(key)) {
+          editJson(answered, (body) => {
+            (body as Json).connect_token = `${String((body as Json).connect_token)}_new`;
+          });
         }
+        challengedKeys.add(key);
       },
     },
   },

@@ -13,7 +13,7 @@ export const behaviourChecks = [
   'links: every other link answers 200',
   'idempotency: same key and body give the same payment',
   `idempotency: another body with that key answers 422 ${errorCodes.idempotencyKeyReused}`,
-  'idempotency: an MFA challenge is not kept with its key',
+  'idempotency: an MFA challenge is kept with its key until approved, then pays once',
   "versions: matches the version's schema",
   'versions: the answer names the version',
   'errors: the code is one the description declares',

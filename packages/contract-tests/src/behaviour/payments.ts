@@ -1,10 +1,11 @@
 // Payees and payments, with the description's own example requests: what a write answers is what was sent; the
 // payment reads back as answered, alone and first in the list; a known payee is paid by scheme and address alone and
 // the payment names the payee as it was created; a replay answers `Idempotent-Replayed: true` and the first answer
-// does not; an MFA challenge is not kept with its key, so the same key then pays.
+// does not; an MFA challenge is kept with its key until approved, then the same request pays once.
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { escapePointer } from '@aggregation/openapi/contract';
+import { errorCodes } from '@aggregation/types/error-codes';
 import type { Version } from '@aggregation/openapi/versions';
 import type { Collector } from '../report/collect.ts';
 import { at } from './checks.ts';
@@ -43,6 +44,41 @@ export function paymentUnlike(sent: PaymentInput, got: Payment | undefined, acco
 }
 
 const isChallenge = (answer: Answer) => answer.status === 200 && typeof (answer.json as { connect_token?: unknown })?.connect_token === 'string';
+
+const connectTokenOf = (answer: Answer) => (isChallenge(answer) ? (answer.json as { connect_token: string }).connect_token : undefined);
+const paymentIdOf = (answer: Answer | undefined) => (answer?.json as Payment | undefined)?.id;
+
+/** The first step of an MFA challenge's life that broke the promise, with what it answered; undefined when none did. */
+function mfaProblem(
+  key: string,
+  token: string,
+  steps: { challengedAgain: Answer; otherBody: Answer; paidAfter?: Answer; paidAgain?: Answer },
+): [Answer, string] | undefined {
+  const { challengedAgain, otherBody, paidAfter, paidAgain } = steps;
+  if (connectTokenOf(challengedAgain) !== token) {
+    return [
+      challengedAgain,
+      `the same request with its Idempotency-Key ${key} answered ${challengedAgain.status} ${challengedAgain.text.slice(0, 200)}; expected the same challenge (${token})`,
+    ];
+  }
+  const otherCode = (otherBody.json as { error?: { code?: string } } | undefined)?.error?.code;
+  if (otherBody.status !== 422 || otherCode !== errorCodes.idempotencyKeyReused) {
+    return [
+      otherBody,
+      `another body with the challenge's Idempotency-Key ${key} answered ${otherBody.status}; expected 422 ${errorCodes.idempotencyKeyReused}`,
+    ];
+  }
+  if (paidAfter && paidAfter.status !== 202) {
+    return [paidAfter, `after the challenge was approved, the same request answered ${paidAfter.status}; expected the payment (202)`];
+  }
+  if (paidAgain && (paidAgain.status !== 202 || paymentIdOf(paidAgain) !== paymentIdOf(paidAfter))) {
+    return [
+      paidAgain,
+      `the approved payment asked again answered ${paidAgain.status} ${paymentIdOf(paidAgain) ?? ''}; expected the same payment ${paymentIdOf(paidAfter)}`,
+    ];
+  }
+  return undefined;
+}
 
 export async function checkPayments(http: Http, collector: Collector, version: Version, account: Account, paid: Paid | undefined): Promise<void> {
   const base = `/accounts/${account.id}`;
@@ -178,27 +214,30 @@ export async function checkPayments(http: Http, collector: Collector, version: V
     );
   }
 
-  // An MFA challenge, asked twice with one key, then the same key pays.
+  // An MFA challenge is kept with its key: the same request answers the same challenge (a replay), another body is
+  // refused; once approved (in a sandbox, through its control API) the same request pays, once.
   const mfa = exampleOf<PaymentInput>(version, 'CreatePaymentRequestMfa');
   const mfaKey = `contract-tests-${randomUUID()}`;
   const challenged = await send('/payments', mfa, mfaKey);
-  const notKept = at(version, paymentsOp, 'idempotency: an MFA challenge is not kept with its key');
+  const kept = at(version, paymentsOp, 'idempotency: an MFA challenge is kept with its key until approved, then pays once');
   if (!isChallenge(challenged)) {
-    collector.skip(notKept, `the description's MFA example answered ${challenged.status}, not a challenge (a sandbox answers it with one)`);
+    collector.skip(kept, `the description's MFA example answered ${challenged.status}, not a challenge (a sandbox answers it with one)`);
     return;
   }
+  const keptRule = rule(version, described(paymentsPath, 'post'), 'An MFA challenge is kept under the key until its payment is made');
+  const token = (challenged.json as { connect_token: string }).connect_token;
   const challengedAgain = await send('/payments', mfa, mfaKey);
   replayCase(paymentsOp, challenged, false, 'an MFA challenge');
-  replayCase(paymentsOp, challengedAgain, false, 'an MFA challenge asked again with the same Idempotency-Key');
-  const afterMfa = await send('/payments', { ...mfa, amount: '1.00', memo: 'contract tests after MFA' }, mfaKey);
-  collector.record(
-    notKept,
-    afterMfa.status === 202
-      ? undefined
-      : http.failure(
-          afterMfa,
-          `after an MFA challenge, another body with its Idempotency-Key ${mfaKey} answered ${afterMfa.status}; expected the payment (202)`,
-          rule(version, described(paymentsPath, 'post'), 'Answers that made no payment (an MFA challenge, or an error) are not stored'),
-        ),
-  );
+  replayCase(paymentsOp, challengedAgain, true, 'an MFA challenge asked again with the same Idempotency-Key and body');
+  const otherBody = await send('/payments', { ...mfa, amount: '1.00', memo: 'contract tests after MFA' }, mfaKey);
+  const approval = await http.send('POST', `/sandbox/connect_tokens/${encodeURIComponent(token)}/approve`);
+  const approved = approval.status === 200;
+  const paidAfter = approved ? await send('/payments', mfa, mfaKey) : undefined;
+  const paidAgain = approved ? await send('/payments', mfa, mfaKey) : undefined;
+  const problem = mfaProblem(mfaKey, token, { challengedAgain, otherBody, paidAfter, paidAgain });
+  collector.record(kept, problem ? http.failure(problem[0], problem[1], keptRule) : undefined);
+  if (paidAfter && paidAgain) {
+    replayCase(paymentsOp, paidAfter, false, 'the payment an approved challenge made');
+    replayCase(paymentsOp, paidAgain, true, 'the approved payment asked again');
+  }
 }
