@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { escapePointer } from '@aggregation/openapi/contract';
-import { errorCodes } from '@aggregation/types/error-codes';
 import type { Version } from '@aggregation/openapi/versions';
+import { errorCodes } from '@aggregation/types/error-codes';
 import type { Collector } from '../report/collect.ts';
 import { at } from './checks.ts';
 import { exampleOf, type PayeeInput, type PaymentInput } from './examples.ts';
