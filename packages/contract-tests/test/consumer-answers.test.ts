@@ -35,7 +35,7 @@ for (const version of VERSIONS) {
     for (const round of FAULT_ROUNDS) {
       for (const operation of operations) {
         // A fresh plan per operation: each round faults an operation's first request.
-        const plan = planOf(round, { version, seed: 7, disconnectedForReal: false });
+        const plan = planOf(round, { version, seed: 7, disconnectedForReal: false, mfaForReal: false });
         const request = exchange(operation.method.toUpperCase(), concrete(operation.path), version, 1);
         const interception = plan.intercept(request);
         if (!interception || !('answer' in interception)) continue;
@@ -59,7 +59,7 @@ for (const version of VERSIONS) {
 }
 
 test('the rate-limit answer says Retry-After: 2 and the code rate_limited; the server-error status is one the operation documents, by the seed', () => {
-  const plan = planOf('rate-limit', { version: '2020-10-12', seed: 1, disconnectedForReal: false });
+  const plan = planOf('rate-limit', { version: '2020-10-12', seed: 1, disconnectedForReal: false, mfaForReal: false });
   const answer = plan.intercept(exchange('GET', '/accounts', '2020-10-12', 1));
   assert.ok(answer && 'answer' in answer);
   assert.equal(answer.answer.status, 429);
@@ -67,7 +67,7 @@ test('the rate-limit answer says Retry-After: 2 and the code rate_limited; the s
   assert.equal(JSON.parse(answer.answer.body).error.code, 'rate_limited');
   const statuses = (seed: number) =>
     ['listTransactions', 'getAccount'].map((id) => {
-      const p = planOf('server-error', { version: '2020-10-12', seed, disconnectedForReal: false });
+      const p = planOf('server-error', { version: '2020-10-12', seed, disconnectedForReal: false, mfaForReal: false });
       const path = id === 'listTransactions' ? '/accounts/acc_1/transactions' : '/accounts/acc_1';
       const got = p.intercept(exchange('GET', path, '2020-10-12', 1));
       return got && 'answer' in got ? got.answer.status : 0;

@@ -167,3 +167,35 @@ server.listen(Number(process.argv[2]), '127.0.0.1');
     /^consumer contract tests failed: coverage 2020-10-12: coverage: at least 50 % of the operations used: 0 of 15 operations used \(0\.0 %\), under --min-coverage 50$/,
   );
 });
+
+test('--faults mfa on the sandbox: the challenge is real; a command that approves it and sends the same request pays once, and the report says so', async () => {
+  const script = join(cwd, 'approve-mfa.mjs');
+  await writeFile(
+    script,
+    `const base = process.env.AGGREGATION_BASE_URL;
+const headers = { authorization: 'Basic ' + btoa(process.env.AGGREGATION_TOKEN + ':'), 'content-type': 'application/json' };
+const call = async (method, path, body, more = {}) => {
+  const answer = await fetch(base + path, { method, headers: { ...headers, ...more }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  return { status: answer.status, json: await answer.json() };
+};
+const [account] = (await call('GET', '/accounts')).json;
+const payment = { amount: '5.00', memo: 'rent', payee: { scheme: 'zelle', address: 'jane@example.org', name: 'Jane Doe', type: 'person' } };
+const key = { 'idempotency-key': 'approve-mfa-1' };
+const challenged = await call('POST', '/accounts/' + account.id + '/payments', payment, key);
+if (challenged.status === 200) {
+  await call('POST', '/sandbox/connect_tokens/' + challenged.json.connect_token + '/approve');
+  const paid = await call('POST', '/accounts/' + account.id + '/payments', payment, key);
+  process.exit(paid.status === 202 ? 0 : 1);
+}
+`,
+  );
+  const ran = await command('consumer', '--faults', 'mfa', '--report-dir', 'mfa', '--', process.execPath, script);
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  const report = JSON.parse(await readFile(join(cwd, 'mfa', 'report.json'), 'utf8'));
+  const [note] = report.testsuites.find((s: { suite: string }) => s.suite === 'faults').notes;
+  assert.match(note, /^mfa: the round's enrollment is the sandbox test user mfa\.payments/);
+  assert.match(
+    note,
+    /1 challenges answered \(POST \/accounts\/acc_\w+\/payments\).* approved 1 through the sandbox, completed 1 .* the command passed/,
+  );
+});

@@ -62,7 +62,7 @@ test('requests: a body that is not JSON is one line that says so', () => {
   assert.match(problem!.message, /^the body is not JSON: "amount=12\.50"$/);
 });
 
-const v = { version: '2020-10-12' as const, seed: 1, disconnectedForReal: false };
+const v = { version: '2020-10-12' as const, seed: 1, disconnectedForReal: false, mfaForReal: false };
 const facts = { paymentsBefore: undefined, paymentsAfter: undefined, exitCode: 0 };
 
 /** Sends each exchange through the plan as the proxy does; answered when `answeredAt` is given. */
@@ -135,4 +135,29 @@ test('gone: any request for the closed account after its 410 is a defect; other 
   assert.deepEqual(judged([sent('GET', '/accounts/acc_1', { at: 0 }), sent('GET', '/accounts/acc_1/balances', { at: 10 })]), [
     'called a closed account',
   ]);
+});
+
+test('mfa: the challenges are injected, or real in the sandbox; the note tells which were approved and completed', () => {
+  const injected = planOf('mfa', v);
+  const [challenged] = through(injected, [pay('k1')]);
+  assert.equal(challenged!.injected, 'mfa');
+  assert.equal(challenged!.status, 200);
+  assert.match(injected.judge([challenged!], facts).notes[0]!, /^1 challenges answered .*approved 0 through the sandbox, completed 0/);
+
+  const real = planOf('mfa', { ...v, mfaForReal: true });
+  const first = pay('k1');
+  assert.equal(real.intercept(first), undefined);
+  const answered = (e: Exchange, status: number) => Object.assign(e, { status, answeredAt: e.receivedAt + 1 });
+  const exchanges = [
+    answered(first, 200),
+    answered(sent('POST', '/sandbox/connect_tokens/ct_1/approve'), 200),
+    answered(pay('k1'), 202),
+    answered(pay('k2', { ...payment, memo: 'Lunch' }), 200),
+  ];
+  const [note] = real.judge(exchanges, facts).notes;
+  assert.match(
+    note!,
+    /^2 challenges answered \(POST \/accounts\/acc_1\/payments\); the command sent 0 of them again unchanged, used 2 Idempotency-Key/,
+  );
+  assert.match(note!, /approved 1 through the sandbox, completed 1 /);
 });

@@ -76,7 +76,7 @@ test('webhookUrl: the receiver the tests serve gets the receiver checks, signed 
 
 test('without @aggregation/server the API is the Prism mock: payments are answered as made (202), so an answer can be lost', async () => {
   const api = await mockApi('2020-10-12');
-  const plan = planOf('lost-answer', { version: '2020-10-12', seed: 1, disconnectedForReal: false });
+  const plan = planOf('lost-answer', { version: '2020-10-12', seed: 1, disconnectedForReal: false, mfaForReal: false });
   const recorder = await startRecorder(api.baseUrl, {
     intercept: (e) => plan.intercept(e),
     ...(api.upstreamHeaders ? { upstreamHeaders: api.upstreamHeaders } : {}),

@@ -6,13 +6,15 @@ import { randomBytes } from 'node:crypto';
 import type { DocumentName } from '@aggregation/openapi/contract';
 import type { Exchange } from '../recorder.ts';
 import { externalServer, openSandbox, type Sandbox, type Server, SetupError, startLocalServer } from '../target.ts';
-import { DISCONNECT_REASON, type HeldPayment } from './faults.ts';
+import { DISCONNECT_REASON, type HeldPayment, MFA_TEST_USER } from './faults.ts';
 
 /** One run's identity: its token, and what can be done with its enrollment. */
 export type Session = {
   token: string;
   /** Disconnects the enrollment for real (the sandbox only; a given token is never disconnected). */
   disconnect?: () => Promise<void>;
+  /** The enrollment's payees and payments ask for approval for real (the sandbox's MFA test user). */
+  mfa?: boolean;
   /** The payments the enrollment's accounts hold, or undefined when the API cannot say (the mock). */
   payments(): Promise<HeldPayment[] | undefined>;
 };
@@ -26,8 +28,9 @@ export type Api = {
   webhookSecret: string;
   /** A secret that signed events once and no longer does. */
   rotatedOutSecret: string;
-  /** A fresh enrollment for each run of the command where the API makes them, else the one token. */
-  session(): Promise<Session>;
+  /** A fresh enrollment for each run of the command where the API makes them, else the one token; with `mfa`, of the
+   * test user whose payees and payments ask for approval, where the API has it. */
+  session(options?: { mfa?: boolean }): Promise<Session>;
   /** Headers the proxy adds to a request on its way to the API (the mock's choice of answer). */
   upstreamHeaders?: (exchange: Exchange) => Record<string, string> | undefined;
   /** The API sends its own events to this URL (the sandbox only). */
@@ -99,12 +102,14 @@ function sandboxApi(
     version,
     webhookSecret: secrets.current,
     rotatedOutSecret: secrets.rotatedOut,
-    async session() {
-      const token = sandbox.enrolls ? (await sandbox.enroll('username')).token : firstToken;
+    async session(options = {}) {
+      const mfa = sandbox.enrolls && !!options.mfa;
+      const token = sandbox.enrolls ? (await sandbox.enroll(mfa ? MFA_TEST_USER : 'username')).token : firstToken;
       return {
         token,
         ...(sandbox.enrolls
           ? {
+              mfa,
               disconnect: async () => {
                 const answer = await call(baseUrl, token, 'POST', '/sandbox/enrollment/disconnect', { reason: DISCONNECT_REASON });
                 if (!answer.ok)

@@ -51,6 +51,8 @@ export type PlanContext = {
   seed: number;
   /** The round's enrollment was disconnected through the sandbox itself: its answers are real. */
   disconnectedForReal: boolean;
+  /** The round's enrollment is a sandbox test user whose payees and payments ask for approval: its challenges are real. */
+  mfaForReal: boolean;
 };
 
 type Addressed = { document: DocumentName; operationId: string; path: string; accountId: string | undefined };
@@ -359,28 +361,45 @@ function disconnected(context: PlanContext): FaultPlan {
   };
 }
 
-function mfa(): FaultPlan {
-  const challenged = new Set(['createPayee', PAYMENT_OPERATION]);
+/** The sandbox test user whose every payee and payment is answered with an MFA challenge. */
+export const MFA_TEST_USER = 'mfa.payments';
+const challengedOperations = new Set(['createPayee', PAYMENT_OPERATION]);
+const approval = /^\/sandbox\/connect_tokens\/[^/]+\/approve$/;
+/** A payee or payment answered with a challenge: 200 is the only success they have that made nothing. */
+const isChallenge = (e: Exchange) => e.injected === 'mfa' || (e.status === 200 && challengedOperations.has(addressed(e)?.operationId ?? ''));
+const sameKeyAndBody = (a: Exchange, b: Exchange) =>
+  sameRequest(a, b) && a.requestBody === b.requestBody && a.requestHeaders['idempotency-key'] === b.requestHeaders['idempotency-key'];
+
+function mfa(context: PlanContext): FaultPlan {
   return {
     round: 'mfa',
-    setUp: 'payees and payments answer 200 with an MFA challenge (connect_token)',
+    setUp: context.mfaForReal
+      ? `the round's enrollment is the sandbox test user ${MFA_TEST_USER}: every payee and payment answers 200 with a real MFA challenge (connect_token), approved in the enrollment widget or with POST /sandbox/connect_tokens/{connect_token}/approve`
+      : 'payees and payments answer 200 with an MFA challenge (connect_token)',
     intercept(exchange) {
+      if (context.mfaForReal) return undefined;
       const at = addressed(exchange);
-      if (!at || !challenged.has(at.operationId) || !documents(at.document, at.operationId, 200)) return undefined;
+      if (!at || !challengedOperations.has(at.operationId) || !documents(at.document, at.operationId, 200)) return undefined;
       return { by: 'mfa', answer: documentedAnswer(at.document, at.operationId, 200, { method: exchange.method, path: exchange.path }) };
     },
     judge(exchanges, facts) {
-      const injected = exchanges.filter((e) => e.injected === 'mfa');
-      const first = injected[0];
+      const challenges = exchanges.filter(isChallenge);
+      const first = challenges[0];
       if (!first) return { defects: [], exchanges: [], notes: ['the command created no payee or payment: no challenge was answered'] };
-      const again = injected.filter((e, i) => injected.findIndex((o) => sameRequest(o, e) && o.requestBody === e.requestBody) !== i);
-      const keys = new Set(injected.filter(isPayment).map((e) => e.requestHeaders['idempotency-key']));
+      const again = challenges.filter((e, i) => challenges.findIndex((o) => sameKeyAndBody(o, e)) !== i);
+      const keys = new Set(challenges.filter(isPayment).map((e) => e.requestHeaders['idempotency-key']));
+      const approvals = exchanges.filter((e) => e.method === 'POST' && approval.test(e.path) && e.status < 300);
+      // Completed: the challenged request sent again after it, same key and body, and this time it made something.
+      const completed = challenges.filter((c) =>
+        exchanges.some((e) => e.receivedAt > c.receivedAt && sameKeyAndBody(e, c) && (e.status === 201 || e.status === 202)),
+      );
       return {
         defects: [],
         exchanges: [first],
         notes: [
-          `${injected.length} challenges answered (${[...new Set(injected.map(describe))].join(', ')}); the command sent ${again.length} of them again unchanged, ` +
-            `used ${keys.size} Idempotency-Key(s) for its payments, and exited ${facts.exitCode ?? 'by a signal'}`,
+          `${challenges.length} challenges answered (${[...new Set(challenges.map(describe))].join(', ')}); the command sent ${again.length} of them again unchanged, ` +
+            `used ${keys.size} Idempotency-Key(s) for its payments, approved ${approvals.length} through the sandbox, completed ${new Set(completed.map((c) => `${c.url} ${c.requestHeaders['idempotency-key']}`)).size} ` +
+            `(the same request, key and body, then made the payee or payment), and exited ${facts.exitCode ?? 'by a signal'}`,
         ],
       };
     },
@@ -400,6 +419,6 @@ export function planOf(round: FaultRound, context: PlanContext): FaultPlan {
     case 'disconnected':
       return disconnected(context);
     case 'mfa':
-      return mfa();
+      return mfa(context);
   }
 }

@@ -70,9 +70,11 @@ export async function startConsumerCheck(options: ConsumerCheckOptions = {}): Pr
     ...(options.token ? { token: options.token } : {}),
   });
   try {
-    const session = await api.session();
+    const session = await api.session({ mfa: options.fault === 'mfa' });
     const seed = options.seed ?? 20201012;
-    const plan: FaultPlan | undefined = options.fault ? planOf(options.fault, { version, seed, disconnectedForReal: !!session.disconnect }) : undefined;
+    const plan: FaultPlan | undefined = options.fault
+      ? planOf(options.fault, { version, seed, disconnectedForReal: !!session.disconnect, mfaForReal: !!session.mfa })
+      : undefined;
     if (options.fault === 'disconnected') await session.disconnect?.();
     const paymentsBefore = options.fault === 'lost-answer' ? await session.payments() : undefined;
     const recorder = await startRecorder(api.baseUrl, {

@@ -157,8 +157,11 @@ export async function runConsumer(options: ConsumerOptions, log: (line: string) 
     if (options.webhookUrl) await api.sendEventsTo(options.webhookUrl);
     log(`consumer contract tests: ${api.kind} (${options.version}) behind the proxy ${recorder.url}; command: ${options.command.join(' ')}`);
     for (const round of ['clean' as const, ...options.faults]) {
-      const session = await api.session();
-      plan = round === 'clean' ? undefined : planOf(round, { version: options.version, seed: options.seed, disconnectedForReal: !!session.disconnect });
+      const session = await api.session({ mfa: round === 'mfa' });
+      plan =
+        round === 'clean'
+          ? undefined
+          : planOf(round, { version: options.version, seed: options.seed, disconnectedForReal: !!session.disconnect, mfaForReal: !!session.mfa });
       if (round === 'disconnected') await session.disconnect?.();
       const paymentsBefore = round === 'lost-answer' ? await session.payments() : undefined;
       const from = recorder.exchanges.length;
