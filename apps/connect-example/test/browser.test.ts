@@ -449,6 +449,52 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     assert.ok(types.indexOf('enrollment.disconnected') < types.indexOf('enrollment.reconnected'), types.join(', '));
   });
 
+  it("selectAccount 'single': the accounts step offers one choice, and the token reads exactly the account chosen", async () => {
+    const { page, context, errors } = await user();
+    await page.locator('#connect:not([disabled])').waitFor();
+    // A second widget on the page, as an integrator who shares one account would set it up.
+    await page.evaluate(() => {
+      const page = window as unknown as { AggregationConnect: any; single?: unknown };
+      const handler = page.AggregationConnect.setup({
+        applicationId: 'app_default',
+        selectAccount: 'single',
+        onSuccess: (result: unknown) => {
+          page.single = result;
+          handler.destroy();
+        },
+      });
+      handler.open();
+    });
+    const frame = await widget(page, /^Select your institution$/);
+    await signIn(page, frame, 'username');
+    await frame.getByRole('heading', { name: 'Choose an account' }).waitFor();
+    await checkStep(page, frame, 'one account');
+    const choices = frame.locator('input[name="account"]');
+    assert.ok((await choices.count()) > 1);
+    assert.deepEqual([...new Set(await choices.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).type)))], ['radio']);
+    assert.equal(await frame.locator('input[name="account"]:checked').count(), 0, 'nothing is chosen for the user');
+    // Continue with none chosen says so; then the first, and the arrow key moves the one choice to the second.
+    await frame.getByRole('button', { name: 'Continue' }).click();
+    await frame.getByRole('alert').filter({ hasText: 'Choose an account.' }).waitFor();
+    await press(page, frame, 'Space', 'the first account');
+    await press(page, frame, 'ArrowDown', 'the second account');
+    const chosen = await frame
+      .locator('input[name="account"]:checked')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    assert.equal(chosen.length, 1);
+    await press(page, frame, 'Tab', 'Continue');
+    await press(page, frame, 'Enter', 'Continue');
+    await finish(page, frame);
+    const result = await (await page.waitForFunction(() => (window as unknown as { single?: unknown }).single)).jsonValue();
+    const accounts = await api('GET', '/accounts', (result as { accessToken: string }).accessToken);
+    assert.deepEqual(
+      accounts.body.map((account: { id: string }) => account.id),
+      chosen,
+    );
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('follows the color scheme and reduced motion of the user', async () => {
     const styles = async (colorScheme: 'light' | 'dark', reducedMotion: 'reduce' | 'no-preference') => {
       const { page, context } = await user({ colorScheme, reducedMotion });
@@ -477,6 +523,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
       'credentials',
       'credentials with an error',
       'accounts',
+      'one account',
       'done',
       'approve',
       'failure',
