@@ -17,8 +17,9 @@ export type Exchange = {
   requestBody: string;
   status: number;
   responseHeaders: Record<string, string>;
-  /** The answer's body when it is an error (status 400 or more), at most `errorBodyLimit` characters. */
-  errorBody?: string;
+  /** The answer's body when it is an error (status 400 or more) or answers a write (any method but GET, HEAD and
+   * OPTIONS: their answers are small, and say what was made), at most `answerBodyLimit` characters. */
+  answerBody?: string;
   /** When the request arrived and when its answer was written (or its connection closed), in ms on one monotonic clock. */
   receivedAt: number;
   answeredAt?: number;
@@ -53,7 +54,10 @@ export const monotonicNow = (): number => performance.timeOrigin + performance.n
 
 /** Headers that belong to one connection, not to the request or answer they travel with. */
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-length']);
-const errorBodyLimit = 64 * 1024;
+const answerBodyLimit = 64 * 1024;
+const reads = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Whether the exchange's answer body is kept (see `Exchange.answerBody`). */
+const keepsBody = (exchange: Exchange) => exchange.status >= 400 || !reads.has(exchange.method);
 
 const headersOf = (headers: IncomingMessage['headers']): Record<string, string> =>
   Object.fromEntries(
@@ -116,7 +120,7 @@ export async function startRecorder(upstream: string, options: RecorderOptions =
       exchange.injected = interception.by;
       exchange.status = interception.answer.status;
       exchange.responseHeaders = { ...interception.answer.headers, 'content-length': String(Buffer.byteLength(interception.answer.body)) };
-      if (exchange.status >= 400) exchange.errorBody = interception.answer.body.slice(0, errorBodyLimit);
+      if (keepsBody(exchange)) exchange.answerBody = interception.answer.body.slice(0, answerBodyLimit);
       exchanges.push(exchange);
       response.writeHead(exchange.status, exchange.responseHeaders).end(interception.answer.body, answered);
       return;
@@ -152,7 +156,7 @@ export async function startRecorder(upstream: string, options: RecorderOptions =
           answer.on('end', () => {
             exchange.lost = true;
             exchange.injected = interception.by;
-            exchange.lostBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, errorBodyLimit);
+            exchange.lostBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, answerBodyLimit);
             response.socket?.destroy();
             answered();
           });
@@ -161,11 +165,11 @@ export async function startRecorder(upstream: string, options: RecorderOptions =
         response.on('finish', answered);
         const passed = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !hopByHop.has(name) || name === 'content-length'));
         response.writeHead(exchange.status, passed as Record<string, string | string[]>);
-        if (exchange.status >= 400) {
+        if (keepsBody(exchange)) {
           const chunks: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => chunks.push(chunk));
           answer.on('end', () => {
-            exchange.errorBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, errorBodyLimit);
+            exchange.answerBody = decoded(Buffer.concat(chunks), answer.headers['content-encoding']).slice(0, answerBodyLimit);
           });
         }
         // The client may leave before the end (a stream it stopped reading): the upstream answer is dropped with it.

@@ -147,12 +147,20 @@ test('mfa: the challenges are injected, or real in the sandbox; the note tells w
   const real = planOf('mfa', { ...v, mfaForReal: true });
   const first = pay('k1');
   assert.equal(real.intercept(first), undefined);
-  const answered = (e: Exchange, status: number) => Object.assign(e, { status, answeredAt: e.receivedAt + 1 });
+  const answered = (e: Exchange, status: number, body: unknown) =>
+    Object.assign(e, { status, answeredAt: e.receivedAt + 1, answerBody: JSON.stringify(body) });
+  const challenge = (token: string) => ({ connect_token: token });
+  const payee = { scheme: 'zelle', address: 'jane@example.org', name: 'Jane Doe', type: 'person' };
   const exchanges = [
-    answered(first, 200),
-    answered(sent('POST', '/sandbox/connect_tokens/ct_1/approve'), 200),
-    answered(pay('k1'), 202),
-    answered(pay('k2', { ...payment, memo: 'Lunch' }), 200),
+    answered(first, 200, challenge('ct_1')),
+    answered(sent('POST', '/sandbox/connect_tokens/ct_1/approve'), 200, { status: 'approved' }),
+    answered(pay('k1'), 202, { id: 'pay_1' }),
+    answered(pay('k2', { ...payment, memo: 'Lunch' }), 200, challenge('ct_2')),
+    // A payee is created with 200 too: not a challenge.
+    answered(sent('POST', '/accounts/acc_1/payees', { body: JSON.stringify(payee), headers: { 'idempotency-key': 'k3' } }), 200, {
+      id: 'pye_1',
+      ...payee,
+    }),
   ];
   const [note] = real.judge(exchanges, facts).notes;
   assert.match(

@@ -21,8 +21,8 @@ function exchange(method: string, path: string, status: number, more: Partial<Ex
     ...more,
     requestHeaders: { authorization: 'Basic dGVzdF90b2tlbl9hOg==', 'service-version': '2020-10-12', ...more.requestHeaders },
     responseHeaders: { 'request-id': id, 'service-version': '2020-10-12', ...more.responseHeaders },
-    ...(status >= 400 && more.errorBody === undefined
-      ? { errorBody: JSON.stringify({ error: { code: 'not_found', message: 'x', request_id: id } }) }
+    ...(status >= 400 && more.answerBody === undefined
+      ? { answerBody: JSON.stringify({ error: { code: 'not_found', message: 'x', request_id: id } }) }
       : {}),
   };
 }
@@ -64,7 +64,7 @@ describe('the header checks', () => {
     const disconnected = (value: string) =>
       exchange('GET', '/accounts/acc_1/balances', 404, {
         ...status(value),
-        errorBody: JSON.stringify({ error: { code: 'enrollment.disconnected.locked', message: 'x' } }),
+        answerBody: JSON.stringify({ error: { code: 'enrollment.disconnected.locked', message: 'x' } }),
       });
     assert.deepEqual(judged([disconnected('disconnected.locked')], names), ['GET /accounts/{account_id}/balances passed']);
     assert.deepEqual(judged([disconnected('healthy')], names), ['GET /accounts/{account_id}/balances failed']);
@@ -89,7 +89,7 @@ describe('the header checks', () => {
       'GET /accounts failed',
     ]);
     const unlike = exchange('GET', '/accounts/acc_1', 404, {
-      errorBody: JSON.stringify({ error: { code: 'not_found', message: 'x', request_id: 'req_other' } }),
+      answerBody: JSON.stringify({ error: { code: 'not_found', message: 'x', request_id: 'req_other' } }),
     });
     assert.deepEqual(judged([unlike], check), ['GET /accounts/{account_id} failed']);
   });

@@ -19,7 +19,7 @@ export function exchangeFailure(exchange: Exchange, message: string, rule: strin
   return {
     message,
     request,
-    response: { status: exchange.status, contentType: exchange.responseHeaders['content-type'] ?? '', excerpt: excerpt(exchange.errorBody ?? '') },
+    response: { status: exchange.status, contentType: exchange.responseHeaders['content-type'] ?? '', excerpt: excerpt(exchange.answerBody ?? '') },
     curl: curlOf(request, secret ? 'AGGREGATION_TOKEN' : undefined),
     rule,
   };
@@ -28,13 +28,13 @@ export function exchangeFailure(exchange: Exchange, message: string, rule: strin
 export function checkErrorBodies(exchanges: Exchange[], collector: Collector, secretToken: string | undefined): number {
   let checked = 0;
   for (const exchange of exchanges) {
-    if (exchange.status < 400 || exchange.errorBody === undefined) continue;
+    if (exchange.status < 400 || exchange.answerBody === undefined) continue;
     const document = documentOf(exchange);
     const matched = validatorOf(document).match(exchange.method, exchange.path);
     const operation = matched ? `${exchange.method} ${matched.path}` : null;
     let code: unknown;
     try {
-      code = (JSON.parse(exchange.errorBody) as { error?: { code?: unknown } }).error?.code;
+      code = (JSON.parse(exchange.answerBody) as { error?: { code?: unknown } }).error?.code;
     } catch {
       code = undefined;
     }

@@ -102,7 +102,7 @@ const repeatKey = (exchange: Exchange) =>
 
 const errorBodyOf = (exchange: Exchange): { code?: unknown; request_id?: unknown } | undefined => {
   try {
-    return (JSON.parse(exchange.errorBody ?? '') as { error?: { code?: unknown; request_id?: unknown } }).error;
+    return (JSON.parse(exchange.answerBody ?? '') as { error?: { code?: unknown; request_id?: unknown } }).error;
   } catch {
     return undefined;
   }
@@ -216,7 +216,7 @@ export function checkHeaders(exchanges: Exchange[], collector: Collector, secret
         ? `a ${exchange.status} came with Request-Id ${id ?? '(none)'}`
         : (requestIds.get(id) ?? 0) > 1
           ? `Request-Id ${id} answered ${requestIds.get(id)} requests of this run`
-          : exchange.errorBody !== undefined && errorBodyOf(exchange) !== undefined && repeated !== id
+          : exchange.answerBody !== undefined && errorBodyOf(exchange) !== undefined && repeated !== id
             ? `the error body's request_id ${JSON.stringify(repeated)} is not the Request-Id ${id}`
             : undefined,
       rules.requestId,

@@ -320,7 +320,7 @@ function gone(): FaultPlan {
 const bankReads = new Set(['getAccountDetails', 'getAccountBalances', 'listTransactions', 'getTransaction']);
 
 const readsDisconnected = (e: Exchange) =>
-  (e.responseHeaders['service-enrollment-status'] ?? '').split('.')[0] === 'disconnected' || /"enrollment\.disconnected/.test(e.errorBody ?? '');
+  (e.responseHeaders['service-enrollment-status'] ?? '').split('.')[0] === 'disconnected' || /"enrollment\.disconnected/.test(e.answerBody ?? '');
 
 function disconnected(context: PlanContext): FaultPlan {
   return {
@@ -365,8 +365,11 @@ function disconnected(context: PlanContext): FaultPlan {
 export const MFA_TEST_USER = 'mfa.payments';
 const challengedOperations = new Set(['createPayee', PAYMENT_OPERATION]);
 const approval = /^\/sandbox\/connect_tokens\/[^/]+\/approve$/;
-/** A payee or payment answered with a challenge: 200 is the only success they have that made nothing. */
-const isChallenge = (e: Exchange) => e.injected === 'mfa' || (e.status === 200 && challengedOperations.has(addressed(e)?.operationId ?? ''));
+/** A payee or payment answered with a challenge (a payee is created with 200 too: the body tells them apart). */
+const isChallenge = (e: Exchange) =>
+  e.injected === 'mfa' || (e.status === 200 && challengedOperations.has(addressed(e)?.operationId ?? '') && /"connect_token"/.test(e.answerBody ?? ''));
+/** The payee or payment was made: a success that is no challenge. */
+const made = (e: Exchange) => e.status >= 200 && e.status < 300 && !isChallenge(e);
 const sameKeyAndBody = (a: Exchange, b: Exchange) =>
   sameRequest(a, b) && a.requestBody === b.requestBody && a.requestHeaders['idempotency-key'] === b.requestHeaders['idempotency-key'];
 
@@ -390,9 +393,7 @@ function mfa(context: PlanContext): FaultPlan {
       const keys = new Set(challenges.filter(isPayment).map((e) => e.requestHeaders['idempotency-key']));
       const approvals = exchanges.filter((e) => e.method === 'POST' && approval.test(e.path) && e.status < 300);
       // Completed: the challenged request sent again after it, same key and body, and this time it made something.
-      const completed = challenges.filter((c) =>
-        exchanges.some((e) => e.receivedAt > c.receivedAt && sameKeyAndBody(e, c) && (e.status === 201 || e.status === 202)),
-      );
+      const completed = challenges.filter((c) => exchanges.some((e) => e.receivedAt > c.receivedAt && sameKeyAndBody(e, c) && made(e)));
       return {
         defects: [],
         exchanges: [first],

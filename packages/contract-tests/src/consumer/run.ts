@@ -51,7 +51,7 @@ const failureOf = (exchange: Exchange, message: string, kind: string, rule?: str
     response: {
       status: exchange.status,
       ...(exchange.responseHeaders['content-type'] ? { contentType: exchange.responseHeaders['content-type'] } : {}),
-      excerpt: excerpt(exchange.errorBody ?? ''),
+      excerpt: excerpt(exchange.answerBody ?? ''),
     },
     curl: curlOf(request),
   };
