@@ -268,6 +268,55 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     assert.equal((await payments()).length, 1);
   });
 
+  it('approves a payee through MFA: the approval step names it, then the same request with the same key creates it once', async () => {
+    const { page, token, checking } = enrolled;
+    const payee = { scheme: 'zelle', address: 'mfa.payee@example.com', name: 'mfa', type: 'person' };
+    const key = `payee-${Date.now()}`;
+    const createPayee = () =>
+      fetch(`${sandbox.url}/accounts/${checking}/payees`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${btoa(`${token}:`)}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(payee),
+      });
+    const challenged = await createPayee();
+    assert.equal(challenged.status, 200);
+    const { connect_token: connectToken } = await challenged.json();
+    await page.evaluate((connectToken) => {
+      const page = window as unknown as { AggregationConnect: any; approved?: unknown };
+      const handler = page.AggregationConnect.setup({
+        applicationId: 'app_default',
+        connectToken,
+        onSuccess: (result: unknown) => {
+          page.approved = result;
+          handler.destroy();
+        },
+      });
+      handler.open();
+    }, connectToken);
+    const frame = await widget(page, /^Approve this payee$/);
+    await checkStep(page, frame, 'approve a payee');
+    const summary = await frame.locator('dl.summary').innerText();
+    assert.match(summary, /Payee\s+mfa/);
+    assert.match(summary, /Address\s+mfa\.payee@example\.com/);
+    assert.equal(await frame.evaluate(() => document.activeElement?.textContent), 'Approve payee');
+    await page.keyboard.press('Enter');
+    await finish(page, frame);
+    await page.waitForFunction(() => (window as unknown as { approved?: unknown }).approved);
+    // Approved, not yet completed: that is the same request's to do.
+    const status = async () => (await api('GET', `/sandbox/connect_tokens/${connectToken}`, token)).body.status;
+    assert.equal(await status(), 'approved');
+
+    // A payee is created with 200, as a challenge is answered: the body tells them apart.
+    const created = await createPayee();
+    const createdPayee = await created.json();
+    assert.deepEqual([created.status, createdPayee.connect_token, createdPayee.name], [200, undefined, 'mfa']);
+    assert.equal(await status(), 'completed');
+    const replay = await createPayee();
+    assert.equal(replay.status, 200);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal((await replay.json()).id, createdPayee.id);
+  });
+
   it('closing the approval leaves the payment unsent and its challenge pending; once expired, the widget fails with connect_token.expired', async () => {
     const { page, token, checking } = enrolled;
     await page.fill('#pay-amount', '30.00');
@@ -526,6 +575,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
       'one account',
       'done',
       'approve',
+      'approve a payee',
       'failure',
       'mfa',
       'mfa with an error',
