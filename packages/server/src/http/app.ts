@@ -90,8 +90,11 @@ export function httpApp(runtime: Runtime, { edge, validators, readCache, publicU
   // The rendered reference of every document, next to the API it describes.
   if (runtime.rateLimit) app.use('/docs/*', rateLimitByAddress(runtime));
   app.route('/docs', docsApp());
-  // The enrollment widget: /connect/connect.js for the integrator's pages, and the frame it opens.
-  if (runtime.rateLimit) app.use('/connect/*', rateLimitByAddress(runtime));
-  app.route('/connect', connectApp());
+  // The enrollment widget: /connect/connect.js for the integrator's pages, and the frame it opens. It enrolls through
+  // the sandbox control API, so it is served with it only.
+  if (validators.sandbox) {
+    if (runtime.rateLimit) app.use('/connect/*', rateLimitByAddress(runtime));
+    app.route('/connect', connectApp());
+  }
   return app;
 }
