@@ -87,12 +87,12 @@ func (c client) Pay(accountID, memo string) (scenario.Created, error) {
 		return scenario.Created{}, err
 	}
 	switch answer := answer.(type) {
-	// 200: the shared schema, under its own name; 202 a type of its own.
-	case *aggregation.PaymentOrMfaChallengeHeaders:
+	// 200 and 202 declare the same schema and headers: a type of its own for each status.
+	case *aggregation.CreatePaymentOK:
 		if answer.Response.Type == aggregation.MfaChallengePaymentOrMfaChallenge {
 			return scenario.Created{Status: 200, ConnectToken: answer.Response.MfaChallenge.ConnectToken}, nil
 		}
-	case *aggregation.CreatePaymentAcceptedHeaders:
+	case *aggregation.CreatePaymentAccepted:
 		if answer.Response.Type == aggregation.PaymentPaymentOrMfaChallenge {
 			payment := answer.Response.Payment
 			return scenario.Created{Status: 202, ID: payment.ID, Amount: string(payment.Amount)}, nil
