@@ -11,10 +11,11 @@ import { HISTORY_DAYS, runLifecycle } from './lifecycle.ts';
 
 /**
  * Rows of a large history written per transaction: each is a stretch of the event loop that other requests wait
- * behind (about 20 ms of work, where 500 rows took 40 ms and left other integrators' reads a p99 above 100 ms), and
- * each commit costs a little (250 rows a commit write about a tenth more CPU a row than 500).
+ * behind, and a read may wait behind several. With history.1000000 created under the bench's reads, 250 rows a commit
+ * (about 18 ms of work) left them a p99 of 98 to 110 ms, 100 rows 56 ms; each commit costs a little, so the history
+ * is written about a tenth slower (8,637 rows/s against 9,830).
  */
-export const HISTORY_BATCH_ROWS = 250;
+export const HISTORY_BATCH_ROWS = 100;
 const MICRODEPOSIT_EXPIRY_MS = 7 * DAY_MS;
 
 export interface CreatedEnrollment {
