@@ -97,6 +97,15 @@ function runAsOwner(bin: string, program: string, args: string[]): void {
   execFileSync(command, argv, { stdio: 'pipe' });
 }
 
+/** Removes a cluster's folder until it is gone: a postgres process still exiting may write into it while it is
+ * removed, and a removal that meets a file made meanwhile can leave the folder behind without an error. */
+function removeFolder(dir: string): void {
+  for (let attempt = 0; existsSync(dir) && attempt < 20; attempt++) {
+    if (attempt > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
 /** Stops and removes the clusters whose owning test process is gone without stopping them (killed by SIGKILL). */
 export function sweepAbandonedClusters(bin: string): string[] {
   const swept: string[] = [];
@@ -117,7 +126,7 @@ export function sweepAbandonedClusters(bin: string): string[] {
         // Not running any more.
       }
     }
-    rmSync(dir, { recursive: true, force: true });
+    removeFolder(dir);
     swept.push(dir);
   }
   return swept;
