@@ -164,6 +164,28 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     await widgetClosed(page);
   }
 
+  /** The values of the accounts chosen on the accounts step. */
+  const chosenAccounts = (frame: Frame) =>
+    frame.locator('input[name="account"]:checked').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+
+  /** Another widget on the page, set up with `options` as an integrator would, and opened; resolves with its onSuccess result. */
+  async function openOwnWidget(page: Page, options: Record<string, unknown>): Promise<() => Promise<unknown>> {
+    await page.evaluate((options) => {
+      const page = window as unknown as { AggregationConnect: any; ownResult?: unknown };
+      page.ownResult = undefined;
+      const handler = page.AggregationConnect.setup({
+        applicationId: 'app_default',
+        ...options,
+        onSuccess: (result: unknown) => {
+          page.ownResult = result;
+          handler.destroy();
+        },
+      });
+      handler.open();
+    }, options);
+    return async () => (await page.waitForFunction(() => (window as unknown as { ownResult?: unknown }).ownResult)).jsonValue();
+  }
+
   /** The user who enrolled first: the journeys after it (pay, exit an approval, reconnect) go on with them. */
   let enrolled: { page: Page; token: string; enrollmentId: string; checking: string };
 
@@ -191,9 +213,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     await assertVisibleFocus(frame, 'the first account');
     await press(page, frame, 'Tab', 'the second account');
     await press(page, frame, 'Space', 'leaving it out');
-    const chosen = await frame
-      .locator('input[name="account"]:checked')
-      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const chosen = await chosenAccounts(frame);
     assert.equal(chosen.length, 2);
     await press(page, frame, 'Tab', 'the third account');
     await press(page, frame, 'Tab', 'Continue');
@@ -281,18 +301,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     const challenged = await createPayee();
     assert.equal(challenged.status, 200);
     const { connect_token: connectToken } = await challenged.json();
-    await page.evaluate((connectToken) => {
-      const page = window as unknown as { AggregationConnect: any; approved?: unknown };
-      const handler = page.AggregationConnect.setup({
-        applicationId: 'app_default',
-        connectToken,
-        onSuccess: (result: unknown) => {
-          page.approved = result;
-          handler.destroy();
-        },
-      });
-      handler.open();
-    }, connectToken);
+    const approved = await openOwnWidget(page, { connectToken });
     const frame = await widget(page, /^Approve this payee$/);
     await checkStep(page, frame, 'approve a payee');
     const summary = await frame.locator('dl.summary').innerText();
@@ -301,7 +310,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     assert.equal(await frame.evaluate(() => document.activeElement?.textContent), 'Approve payee');
     await page.keyboard.press('Enter');
     await finish(page, frame);
-    await page.waitForFunction(() => (window as unknown as { approved?: unknown }).approved);
+    await approved();
     // Approved, not yet completed: that is the same request's to do.
     const status = async () => (await api('GET', `/sandbox/connect_tokens/${connectToken}`, token)).body.status;
     assert.equal(await status(), 'approved');
@@ -502,18 +511,7 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     const { page, context, errors } = await user();
     await page.locator('#connect:not([disabled])').waitFor();
     // A second widget on the page, as an integrator who shares one account would set it up.
-    await page.evaluate(() => {
-      const page = window as unknown as { AggregationConnect: any; single?: unknown };
-      const handler = page.AggregationConnect.setup({
-        applicationId: 'app_default',
-        selectAccount: 'single',
-        onSuccess: (result: unknown) => {
-          page.single = result;
-          handler.destroy();
-        },
-      });
-      handler.open();
-    });
+    const connected = await openOwnWidget(page, { selectAccount: 'single' });
     const frame = await widget(page, /^Select your institution$/);
     await signIn(page, frame, 'username');
     await frame.getByRole('heading', { name: 'Choose an account' }).waitFor();
@@ -527,14 +525,12 @@ describe.skipIf(skip)('the example app on the enrollment widget, in Chromium, ag
     await frame.getByRole('alert').filter({ hasText: 'Choose an account.' }).waitFor();
     await press(page, frame, 'Space', 'the first account');
     await press(page, frame, 'ArrowDown', 'the second account');
-    const chosen = await frame
-      .locator('input[name="account"]:checked')
-      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const chosen = await chosenAccounts(frame);
     assert.equal(chosen.length, 1);
     await press(page, frame, 'Tab', 'Continue');
     await press(page, frame, 'Enter', 'Continue');
     await finish(page, frame);
-    const result = await (await page.waitForFunction(() => (window as unknown as { single?: unknown }).single)).jsonValue();
+    const result = await connected();
     const accounts = await api('GET', '/accounts', (result as { accessToken: string }).accessToken);
     assert.deepEqual(
       accounts.body.map((account: { id: string }) => account.id),
